@@ -1,0 +1,64 @@
+"""The ``affectlab`` command line (Typer + Rich): one small module per command group, each a thin layer over a
+library function. Errors caused by input become one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import typer
+
+from affectlab import __version__
+from affectlab.cli import datasets_cmd, eval_cmd, train_cmd
+from affectlab.cli.output import print_error
+from affectlab.errors import AffectlabError
+
+app = typer.Typer(
+    name="affectlab",
+    help="Emotion and affect analysis of text in English, Ukrainian and Spanish.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+app.add_typer(datasets_cmd.app, name="datasets")
+app.command("train")(train_cmd.train)
+app.command("eval")(eval_cmd.evaluate_command)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"affectlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
+    """Emotion and affect analysis of text in English, Ukrainian and Spanish."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``affectlab`` script: run the app, turning input errors into exit code 2."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except AffectlabError as exc:
+        print_error(str(exc))
+        return 2
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        print_error("aborted")
+        return 130
+    except KeyboardInterrupt:
+        print_error("interrupted")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""``affectlab eval --model NAME|DIR --dataset D --split test``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from affectlab.cli.options import (
+    ContextCol,
+    DataDir,
+    Json,
+    LabelCol,
+    LabelSep,
+    Params,
+    SplitCol,
+    TextCol,
+    file_options,
+    parse_params,
+)
+from affectlab.cli.output import print_json, scores_table, stage_progress, stdout
+from affectlab.datasets import resolve_dataset
+from affectlab.harness.evaluation import evaluate
+from affectlab.harness.training import train_detector
+from affectlab.models import create_detector, is_model_dir, load_detector
+
+
+def evaluate_command(
+    model: str = typer.Option(
+        ..., "--model", "-m", help="A model kind (trained on the dataset first) or a saved model directory."
+    ),
+    dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
+    split: str = typer.Option("test", "--split", "-s", help="Split to score."),
+    data_dir: Path | None = DataDir,
+    params: list[str] | None = Params,
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=10, help="Bootstrap resamples for the 95% intervals."),
+    text_col: str = TextCol,
+    label_col: str | None = LabelCol,
+    label_sep: str | None = LabelSep,
+    split_col: str | None = SplitCol,
+    context_col: str | None = ContextCol,
+    as_json: bool = Json,
+) -> None:
+    """Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%
+    bootstrap interval. A model kind is first trained on the dataset's train split (thresholds tuned on dev)."""
+    started = time.perf_counter()
+    options = file_options(text_col, label_col, label_sep, split_col, context_col)
+    with stage_progress(not as_json) as progress:
+        training = None
+        if is_model_dir(model):
+            progress(f"loading model {model}")
+            detector = load_detector(model)
+            progress(f"loading {dataset}")
+            spec, data = resolve_dataset(dataset, data_dir, options, label_space=detector.label_space)
+        else:
+            detector = create_detector(model, **parse_params(params))
+            progress(f"loading {dataset}")
+            spec, data = resolve_dataset(dataset, data_dir, options)
+            training = train_detector(detector, spec, data, progress=progress)
+        record = evaluate(
+            detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
+        ).to_dict()
+    if as_json:
+        print_json(record)
+    else:
+        stdout.print(scores_table(record))

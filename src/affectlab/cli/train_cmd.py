@@ -1,0 +1,60 @@
+"""``affectlab train MODEL --dataset D --out DIR``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from affectlab.cli.options import (
+    ContextCol,
+    DataDir,
+    Json,
+    LabelCol,
+    LabelSep,
+    Params,
+    SplitCol,
+    TextCol,
+    file_options,
+    parse_params,
+)
+from affectlab.cli.output import print_json, stage_progress, stdout
+from affectlab.datasets import resolve_dataset
+from affectlab.harness.training import train_detector
+from affectlab.models import create_detector
+
+
+def train(
+    model: str = typer.Argument(..., help="Model kind: keywords, tfidf-lr or tfidf-rf."),
+    dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Where to save the model [default: models/MODEL-DATASET]."
+    ),
+    data_dir: Path | None = DataDir,
+    params: list[str] | None = Params,
+    text_col: str = TextCol,
+    label_col: str | None = LabelCol,
+    label_sep: str | None = LabelSep,
+    split_col: str | None = SplitCol,
+    context_col: str | None = ContextCol,
+    as_json: bool = Json,
+) -> None:
+    """Train a detector on the train split, tune its thresholds on dev, and save it (JSON + npz)."""
+    detector = create_detector(model, **parse_params(params))
+    options = file_options(text_col, label_col, label_sep, split_col, context_col)
+    with stage_progress(not as_json) as progress:
+        progress(f"loading {dataset}")
+        spec, data = resolve_dataset(dataset, data_dir, options)
+        summary = train_detector(detector, spec, data, progress=progress)
+        target = out or Path("models") / f"{model}-{Path(spec.name).stem}"
+        progress(f"saving to {target}")
+        detector.save(target, extra={"training": summary})
+    result = {"model": model, "out": str(target), **summary}
+    if as_json:
+        print_json(result)
+    else:
+        stdout.print(
+            f"trained {model} on {spec.name} ({summary['n_train']} texts, dev {summary['n_dev']}) "
+            f"in {summary['seconds']:.1f} s; saved to {target}",
+            highlight=False,
+        )

@@ -1,0 +1,155 @@
+"""Datasets by name, each loading to a ``datasets.DatasetDict`` with the standard columns
+(``id, text, context, labels, lang, meta``); anywhere a name is taken, a user file or directory is taken too."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from affectlab.datasets import emocontext, goemotions, semeval2025
+from affectlab.datasets.spec import DatasetSpec
+from affectlab.datasets.userfile import FileOptions, is_user_file, load_user_dataset
+from affectlab.errors import InputError
+from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, SENTIMENT, LabelSpace
+from affectlab.registry import Registry
+
+__all__ = ["DATASETS", "DatasetSpec", "FileOptions", "get_dataset", "load_dataset", "resolve_dataset"]
+
+DATASETS: Registry[DatasetSpec] = Registry("dataset")
+
+_GOEMOTIONS_COMMON = {
+    "primary_metric": "macro_f1",
+    "languages": ("en",),
+    "splits": goemotions.SPLITS,
+    "source": "google-research goemotions/data (official simplified splits)",
+    "license": "Apache-2.0 (google-research repository)",
+    "citation": goemotions.CITATION,
+}
+DATASETS.add(
+    "goemotions",
+    DatasetSpec(
+        name="goemotions",
+        title="GoEmotions, 27 emotions + neutral (Reddit)",
+        label_space=GOEMOTIONS,
+        loader=goemotions.load,
+        **_GOEMOTIONS_COMMON,
+    ),
+)
+DATASETS.add(
+    "goemotions-ekman",
+    DatasetSpec(
+        name="goemotions-ekman",
+        title="GoEmotions mapped to Ekman-6 + none (section 5.1)",
+        label_space=EKMAN,
+        loader=goemotions.load_ekman,
+        notes="neutral is mapped to none",
+        **_GOEMOTIONS_COMMON,
+    ),
+)
+DATASETS.add(
+    "goemotions-sentiment",
+    DatasetSpec(
+        name="goemotions-sentiment",
+        title="GoEmotions mapped to sentiment (section 5.1)",
+        label_space=SENTIMENT,
+        loader=goemotions.load_sentiment,
+        **_GOEMOTIONS_COMMON,
+    ),
+)
+DATASETS.add(
+    "emocontext",
+    DatasetSpec(
+        name="emocontext",
+        title="SemEval-2019 Task 3 EmoContext (3-turn dialogues)",
+        label_space=EMOCONTEXT,
+        primary_metric="micro_f1_emotions",
+        languages=("en",),
+        splits=emocontext.SPLITS,
+        loader=emocontext.load,
+        source="SemEval-2019 Task 3 release (train, dev = Test1, test = Test2)",
+        license="released by the SemEval-2019 Task 3 organisers for research; check their terms",
+        citation=emocontext.CITATION,
+        notes="dev is the official Test1 set and test the final Test2 set",
+    ),
+)
+for _lang, _iso in semeval2025.LANGS.items():
+    DATASETS.add(
+        f"semeval2025-{_lang}",
+        DatasetSpec(
+            name=f"semeval2025-{_lang}",
+            title=f"SemEval-2025 Task 11 track A, {_lang}",
+            label_space=semeval2025.label_space(_lang),
+            primary_metric="macro_f1",
+            languages=(_iso,),
+            splits=semeval2025.SPLITS,
+            loader=partial(semeval2025.load, _lang),
+            source="SemEval-2025 Task 11 / BRIGHTER track A",
+            license="CC BY 4.0",
+            citation=semeval2025.CITATION_BRIGHTER,
+            notes={
+                "eng": "no disgust label; test gold from track B (intensity > 0); #NAME? rows dropped",
+                "esp": "no row without an emotion, so no none label",
+            }.get(_lang, ""),
+        ),
+    )
+DATASETS.add(
+    "emobench-ua",
+    DatasetSpec(
+        name="emobench-ua",
+        title="EmoBench-UA: Ukrainian Ekman-6 + none",
+        label_space=EKMAN,
+        primary_metric="macro_f1",
+        languages=("uk",),
+        splits=semeval2025.SPLITS,
+        loader=partial(semeval2025.load, "ukr"),
+        source="SemEval-2025 Task 11 track A, ukr (= EmoBench-UA)",
+        license="CC BY 4.0",
+        citation=semeval2025.CITATION_EMOBENCH,
+        notes="the same texts as semeval2025-ukr; none where no emotion is set",
+    ),
+)
+
+
+def get_dataset(name: str) -> DatasetSpec:
+    """The registered dataset called ``name``, with "did you mean" suggestions for typos."""
+    return DATASETS.get(name)
+
+
+def resolve_dataset(
+    name_or_path: str,
+    data_dir: str | os.PathLike[str] | None = None,
+    options: FileOptions | None = None,
+    label_space: LabelSpace | None = None,
+) -> tuple[DatasetSpec, Any]:
+    """The spec and loaded ``DatasetDict`` of a registered name or a user file/directory.
+
+    For a user file, ``label_space`` (a model's) is the space its labels must belong to; without it the space is
+    inferred. Its primary metric is micro-F1 over emotions for the EmoContext space, else macro-F1.
+    """
+    if name_or_path in DATASETS or not is_user_file(name_or_path):
+        spec = get_dataset(name_or_path)
+        return spec, spec.load(data_dir)
+    data, space = load_user_dataset(name_or_path, options, label_space)
+    if space is None:
+        raise InputError(f"{name_or_path!r} has no label column (use --label-col)")
+    path = Path(name_or_path)
+    spec = DatasetSpec(
+        name=str(path),
+        title=f"user file {path.name}",
+        label_space=space,
+        primary_metric="micro_f1_emotions" if space.name == EMOCONTEXT.name else "macro_f1",
+        languages=tuple(sorted({lang for split in data.values() for lang in split["lang"] if lang})),
+        splits=tuple(data),
+        loader=lambda _dir: data,
+        source=str(path),
+        license="",
+        citation="",
+    )
+    return spec, data
+
+
+def load_dataset(name_or_path: str, data_dir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Any:
+    """Load a registered dataset or a user file as a ``datasets.DatasetDict``."""
+    return resolve_dataset(name_or_path, data_dir, **kwargs)[1]

@@ -1,0 +1,94 @@
+"""SemEval-2025 Task 11 (BRIGHTER) track A: multi-label perceived emotions in Ukrainian, English and Spanish.
+The Ukrainian part is EmoBench-UA (Dementieva, Babakov, Fraser).
+
+Files: ``semeval2025_task11/track_a/{split}/{lang}.csv`` with header ``id,text,<emotions>`` and 0/1 cells
+(RFC-4180 quoting, newlines inside texts). English has no ``disgust`` column. A row with every emotion at 0 gets
+the label ``none``. Quirks handled here:
+
+* the English track A test gold is blank upstream; its labels are taken from track B (intensity > 0), which lines
+  up row by row with track A and equals the earlier released 0/1 gold on every row;
+* ``#NAME?`` (a spreadsheet formula error) is the whole text of a few English rows; those rows are dropped.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from affectlab.datasets.readers import read_delimited
+from affectlab.datasets.schema import Example, example, to_dataset_dict
+from affectlab.datasets.sources import data_file
+from affectlab.errors import InputError
+from affectlab.labels import EKMAN, LabelSpace
+
+SPLITS = ("train", "dev", "test")
+LANGS = {"ukr": "uk", "eng": "en", "esp": "es"}
+SPREADSHEET_ERRORS = {"#NAME?"}
+URL = (
+    "https://raw.githubusercontent.com/emotion-analysis-project/SemEval2025-Task11/"
+    "513a7e8bef7ef6370ac416ced97efba338c47c97/task-dataset/semeval-2025-task11-dataset/{path}"
+)
+CITATION_BRIGHTER = (
+    "Muhammad, S. H., et al. (2025). BRIGHTER: BRIdging the Gap in Human-Annotated Textual Emotion Recognition "
+    "Datasets for 28 Languages. arXiv:2502.11926."
+)
+CITATION_EMOBENCH = (
+    "Dementieva, D., Babakov, N., Fraser, A. (2025). EmoBench-UA: A Benchmark Dataset for Emotion Detection in "
+    "Ukrainian. arXiv:2505.23297."
+)
+
+
+def label_space(lang: str) -> LabelSpace:
+    """Ekman-6 + none for ukr; English track A has no disgust column, and every Spanish row carries at least one
+    emotion (no ``none`` in any split), so their spaces leave those labels out rather than score an empty class."""
+    if lang == "eng":
+        return EKMAN.subset("ekman-no-disgust", [label for label in EKMAN.labels if label != "disgust"])
+    if lang == "esp":
+        return EKMAN.subset("ekman-no-none", EKMAN.emotion_labels)
+    return EKMAN
+
+
+def _read_table(track: str, split: str, lang: str, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
+    relative = f"{track}/{split}/{lang}.csv"
+    path = data_file(f"semeval2025_task11/{relative}", URL.format(path=relative), data_dir)
+    rows = read_delimited(path, ",")
+    if not rows or rows[0][:2] != ["id", "text"]:
+        raise InputError(f"{str(path)!r}: expected a header starting with id,text")
+    return rows
+
+
+def read_split(lang: str, split: str, data_dir: str | os.PathLike[str] | None) -> list[Example]:
+    """Rows of one language and split of track A."""
+    table = _read_table("track_a", split, lang, data_dir)
+    header, body = table[0], table[1:]
+    emotions = header[2:]
+    if body and all(cell == "" for row in body for cell in row[2:]):  # blank gold: use track B intensities
+        table_b = _read_table("track_b", split, lang, data_dir)
+        body = _gold_from_track_b(body, table_b[1:], lang, split)
+    rows = []
+    for fields in body:
+        row_id, text, cells = fields[0], fields[1], fields[2:]
+        if text.strip() in SPREADSHEET_ERRORS:
+            continue
+        labels = [emotion for emotion, cell in zip(emotions, cells, strict=True) if float(cell) > 0] or ["none"]
+        rows.append(example(row_id, text, labels, LANGS[lang]))
+    return rows
+
+
+def _gold_from_track_b(body_a: list[list[str]], body_b: list[list[str]], lang: str, split: str) -> list[list[str]]:
+    if len(body_a) != len(body_b):
+        raise InputError(f"track A and B {lang} {split} differ in length ({len(body_a)} vs {len(body_b)})")
+    merged = []
+    for row_a, row_b in zip(body_a, body_b, strict=True):
+        if row_a[0] != row_b[0].replace("track_b", "track_a") or row_a[1] != row_b[1]:
+            raise InputError(f"track A and B {lang} {split} do not line up at id {row_a[0]!r}")
+        merged.append(row_a[:2] + ["1" if float(v) > 0 else "0" for v in row_b[2:]])
+    return merged
+
+
+def load(lang: str, data_dir: str | os.PathLike[str] | None = None) -> Any:
+    """Load track A for ``lang`` (``ukr``, ``eng``, ``esp``)."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown SemEval-2025 language {lang!r}")
+    splits = {split: read_split(lang, split, data_dir) for split in SPLITS}
+    return to_dataset_dict(splits, description=f"SemEval-2025 Task 11 track A ({lang})")

@@ -1,0 +1,1 @@
+"""Training and evaluation runs: dataset + detector -> probabilities -> decision -> metrics -> run record."""

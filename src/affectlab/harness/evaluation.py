@@ -1,0 +1,134 @@
+"""Evaluate a detector on a dataset split and return a run record with one schema for every model and dataset."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from affectlab.datasets import DatasetSpec
+from affectlab.errors import InputError
+from affectlab.harness.training import Progress, _quiet
+from affectlab.labels import LabelSpace
+from affectlab.metrics.bootstrap import bootstrap_ci
+from affectlab.metrics.classification import classification_scores
+from affectlab.models import Detector
+
+LIBRARIES = ("affectlab", "numpy", "scikit-learn", "datasets", "simplemma")
+
+
+@dataclass
+class RunRecord:
+    """One evaluation: what ran on what, the scores (with 95 % bootstrap intervals), size, time and versions."""
+
+    model: str
+    dataset: str
+    split: str
+    n: int
+    metrics: dict[str, Any]
+    seconds: float
+    model_config: dict[str, Any] = field(default_factory=dict)
+    training: dict[str, Any] | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    git_commit: str | None = None
+    machine: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the ``affectlab eval --json`` output)."""
+        return asdict(self)
+
+
+def column_map(model_space: LabelSpace, data_space: LabelSpace) -> list[int]:
+    """Columns of the model's probabilities that give the dataset's labels, in the dataset's order; the
+    dataset's labels must all be labels of the model."""
+    missing = [label for label in data_space.labels if label not in model_space.labels]
+    if missing:
+        raise InputError(
+            f"the model predicts {', '.join(model_space.labels)}; the dataset also has {', '.join(missing)}"
+        )
+    return [model_space.labels.index(label) for label in data_space.labels]
+
+
+def evaluate(
+    model: Detector,
+    spec: DatasetSpec,
+    data: Any,
+    split: str = "test",
+    n_bootstrap: int = 1000,
+    progress: Progress = _quiet,
+    started: float | None = None,
+    training: dict[str, Any] | None = None,
+) -> RunRecord:
+    """Score ``model`` on ``data[split]`` with the dataset's metrics; ``started`` (a ``perf_counter`` value)
+    lets the record's seconds include loading and training."""
+    started = time.perf_counter() if started is None else started
+    if split not in data:
+        raise InputError(f"dataset {spec.name!r} has no split {split!r} (splits: {', '.join(data)})")
+    rows = data[split]
+    space = spec.label_space
+    column_map(model.label_space, space)  # fail on incompatible label spaces before predicting
+    progress(f"predicting {len(rows)} texts of {spec.name} {split}")
+    predicted = predicted_matrix(model, rows, space)
+    gold = space.encode(rows["labels"])
+    progress("scoring")
+    metrics = classification_scores(gold, predicted, space, spec.primary_metric)
+    metrics["primary"]["ci95"] = list(bootstrap_ci(gold, predicted, space, spec.primary_metric, n_bootstrap))
+    metrics["macro_f1_ci95"] = list(bootstrap_ci(gold, predicted, space, "macro_f1", n_bootstrap))
+    return RunRecord(
+        model=model.name,
+        dataset=spec.name,
+        split=split,
+        n=len(rows),
+        metrics=metrics,
+        seconds=round(time.perf_counter() - started, 3),
+        model_config={
+            "params": _jsonable(model.params),
+            "decision": model.decision_.to_dict() if model.decision_ else None,
+        },
+        training=training,
+        versions=library_versions(),
+        git_commit=git_commit(),
+        machine=f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
+    )
+
+
+def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+
+def library_versions() -> dict[str, str]:
+    """Installed versions of the libraries a result depends on."""
+    versions = {}
+    for name in LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def git_commit() -> str | None:
+    """The git commit of the affectlab source tree, when it runs from a checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def predicted_matrix(model: Detector, rows: Any, space: LabelSpace) -> np.ndarray:
+    """The model's 0/1 predictions of ``rows`` restricted to, and ordered as, ``space``."""
+    return model.predict(rows)[:, column_map(model.label_space, space)]

@@ -1,0 +1,94 @@
+"""Classification scores over 0/1 label matrices ``(n_texts, n_labels)``, each saying how it averages.
+
+* per-label precision, recall, F1 and support;
+* macro averages (unweighted mean over all labels of the space, the none label included: EmoBench-UA Table 1,
+  GoEmotions Table 4);
+* micro-F1 over all labels;
+* micro-F1 over the emotion labels only, i.e. without the none label: for EmoContext this is the official
+  micro-F1 over happy, sad and angry (SemEval-2019 Task 3, section 6).
+
+A label with no true and no predicted example scores 0 (scikit-learn's ``zero_division=0``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import precision_recall_fscore_support
+
+from affectlab.labels import LabelSpace
+
+
+def _counts(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """True positives, false positives and false negatives per label."""
+    y_true = np.asarray(y_true, dtype=bool)
+    y_pred = np.asarray(y_pred, dtype=bool)
+    tp = (y_true & y_pred).sum(axis=0)
+    fp = (~y_true & y_pred).sum(axis=0)
+    fn = (y_true & ~y_pred).sum(axis=0)
+    return tp, fp, fn
+
+
+def f1_from_counts(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """F1 = 2TP / (2TP + FP + FN), 0 where the denominator is 0; works elementwise on any array shape."""
+    denominator = 2 * tp + fp + fn
+    return np.divide(2 * tp, denominator, out=np.zeros(np.shape(denominator)), where=denominator > 0)
+
+
+def micro_f1(y_true: np.ndarray, y_pred: np.ndarray, columns: list[int] | None = None) -> float:
+    """Micro-averaged F1 over ``columns`` (all labels when None): counts are pooled before F1 is taken."""
+    tp, fp, fn = _counts(y_true, y_pred)
+    if columns is not None:
+        tp, fp, fn = tp[columns], fp[columns], fn[columns]
+    return float(f1_from_counts(tp.sum(), fp.sum(), fn.sum()))
+
+
+def macro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """Macro-averaged F1: the unweighted mean of the per-label F1 over all labels."""
+    return float(f1_from_counts(*_counts(y_true, y_pred)).mean())
+
+
+def emotion_columns(space: LabelSpace) -> list[int]:
+    """Column indices of the labels other than the none label."""
+    return [i for i, label in enumerate(space.labels) if label != space.none_label]
+
+
+def micro_f1_emotions(y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace) -> float:
+    """Micro-F1 over the emotion labels only (EmoContext: happy, sad, angry; SemEval-2019 Task 3, section 6)."""
+    return micro_f1(y_true, y_pred, emotion_columns(space))
+
+
+def primary_score(name: str, y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace) -> float:
+    """The dataset's primary metric: ``macro_f1`` or ``micro_f1_emotions``."""
+    if name == "macro_f1":
+        return macro_f1(y_true, y_pred)
+    if name == "micro_f1_emotions":
+        return micro_f1_emotions(y_true, y_pred, space)
+    raise ValueError(f"unknown primary metric {name!r}")
+
+
+def classification_scores(
+    y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace, primary: str = "macro_f1"
+) -> dict[str, Any]:
+    """All scores as one JSON-ready dict: ``primary`` ({name, value}), ``macro_f1``, ``macro_precision``,
+    ``macro_recall``, ``micro_f1``, ``micro_f1_emotions`` and ``per_label`` ({label: precision, recall, f1,
+    support})."""
+    y_true = np.asarray(y_true, dtype=int)
+    y_pred = np.asarray(y_pred, dtype=int)
+    precision, recall, f1, support = precision_recall_fscore_support(
+        y_true, y_pred, average=None, labels=list(range(len(space))), zero_division=0
+    )
+    per_label = {
+        label: {"precision": float(p), "recall": float(r), "f1": float(f), "support": int(s)}
+        for label, p, r, f, s in zip(space.labels, precision, recall, f1, support, strict=True)
+    }
+    return {
+        "primary": {"name": primary, "value": primary_score(primary, y_true, y_pred, space)},
+        "macro_f1": float(np.mean(f1)),
+        "macro_precision": float(np.mean(precision)),
+        "macro_recall": float(np.mean(recall)),
+        "micro_f1": micro_f1(y_true, y_pred),
+        "micro_f1_emotions": micro_f1_emotions(y_true, y_pred, space),
+        "per_label": per_label,
+    }

@@ -1,0 +1,139 @@
+"""Turning probabilities into labels: one shared step for every detector.
+
+* ``thresholds`` (multi-label): a label is predicted when its probability reaches its own threshold, tuned on dev
+  to maximise that label's F1; a text with no label over threshold gets the label with the highest
+  probability/threshold ratio; an exclusive none label is dropped when an emotion is predicted.
+* ``argmax`` (single-label, or a detector whose paper decides by arg-max such as keywords): the label with the
+  highest ``log p + bias``. The bias is a prior shift tuned on dev, for tasks whose train and test label priors
+  differ (EmoContext: train is about 50 % emotions, dev and test about 15 %).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from affectlab.labels import LabelSpace
+from affectlab.metrics.classification import f1_from_counts, primary_score
+
+THRESHOLD_GRID = np.round(np.arange(0.02, 0.96, 0.01), 2)
+"""Candidate thresholds: a fixed grid (not every dev probability) keeps small dev sets from over-fitting."""
+BIAS_STEPS = np.round(np.arange(-3.0, 3.01, 0.1), 2)
+EPS = 1e-9
+
+
+@dataclass
+class Decision:
+    """How probabilities become labels: ``rule`` is ``thresholds`` or ``argmax``; ``values`` holds the per-label
+    thresholds or the per-label log-prior bias, in label-space order."""
+
+    rule: str
+    values: np.ndarray
+
+    def apply(self, probs: np.ndarray, space: LabelSpace) -> np.ndarray:
+        """The 0/1 prediction matrix for ``probs`` of shape ``(n, n_labels)``."""
+        probs = np.asarray(probs, dtype=np.float64)
+        if self.rule == "argmax":
+            scores = np.log(np.clip(probs, EPS, 1.0)) + self.values
+            predicted = np.zeros(probs.shape, dtype=np.int8)
+            predicted[np.arange(len(probs)), scores.argmax(axis=1)] = 1
+            return predicted
+        if self.rule == "thresholds":
+            return _apply_thresholds(probs, self.values, space)
+        raise ValueError(f"unknown decision rule {self.rule!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, saved with the model."""
+        return {"rule": self.rule, "values": [float(v) for v in self.values]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
+        """Inverse of :meth:`to_dict`."""
+        return cls(rule=str(data["rule"]), values=np.asarray(data["values"], dtype=np.float64))
+
+    @classmethod
+    def default(cls, space: LabelSpace, rule: str) -> Decision:
+        """Untuned decision: thresholds of 0.5, or arg-max without bias."""
+        value = 0.5 if rule == "thresholds" else 0.0
+        return cls(rule=rule, values=np.full(len(space), value))
+
+
+def _apply_thresholds(probs: np.ndarray, thresholds: np.ndarray, space: LabelSpace) -> np.ndarray:
+    predicted = (probs >= thresholds).astype(np.int8)
+    empty = predicted.sum(axis=1) == 0
+    if empty.any():
+        best = (probs[empty] / np.maximum(thresholds, EPS)).argmax(axis=1)
+        predicted[np.flatnonzero(empty), best] = 1
+    if space.none_label is not None and space.none_exclusive:
+        none = space.labels.index(space.none_label)
+        has_emotion = np.delete(predicted, none, axis=1).any(axis=1)
+        predicted[has_emotion, none] = 0
+    return predicted
+
+
+def tune_thresholds(probs: np.ndarray, y_true: np.ndarray, grid: np.ndarray = THRESHOLD_GRID) -> np.ndarray:
+    """Per label, the grid threshold with the best F1 on (``probs``, ``y_true``); 0.5 for a label without
+    positives. Ties go to the threshold closest to 0.5."""
+    probs = np.asarray(probs, dtype=np.float64)
+    y_true = np.asarray(y_true, dtype=bool)
+    passed = probs[:, :, None] >= grid[None, None, :]  # (n, labels, grid)
+    tp = (passed & y_true[:, :, None]).sum(axis=0)
+    fp = (passed & ~y_true[:, :, None]).sum(axis=0)
+    fn = y_true.sum(axis=0)[:, None] - tp
+    f1 = f1_from_counts(tp, fp, fn)
+    closeness = -np.abs(grid - 0.5)[None, :] * 1e-6  # tie-break toward 0.5
+    chosen = grid[(f1 + closeness).argmax(axis=1)]
+    return np.where(y_true.any(axis=0), chosen, 0.5)
+
+
+def tune_prior_shift(
+    probs: np.ndarray,
+    y_true: np.ndarray,
+    space: LabelSpace,
+    metric: str,
+    train_prior: np.ndarray | None = None,
+    rounds: int = 2,
+) -> np.ndarray:
+    """A per-label log-prior bias for arg-max decisions, maximising ``metric`` on dev.
+
+    It starts from the textbook shift log(dev prior / train prior) and refines it by coordinate ascent over
+    ``BIAS_STEPS`` around the current value, one label at a time, keeping a change only if the score improves.
+    """
+    y_true = np.asarray(y_true, dtype=int)
+    bias = np.zeros(len(space))
+    if train_prior is not None:
+        dev_prior = (y_true.sum(axis=0) + 1) / (len(y_true) + len(space))
+        bias = np.log(dev_prior / np.clip(train_prior, EPS, None))
+    best = _score_bias(probs, y_true, space, metric, bias)
+    for _ in range(rounds):
+        for label in range(len(space)):
+            for step in BIAS_STEPS:
+                trial = bias.copy()
+                trial[label] = bias[label] + step
+                score = _score_bias(probs, y_true, space, metric, trial)
+                if score > best + 1e-12:
+                    best, bias = score, trial
+    return bias - bias.mean()
+
+
+def _score_bias(probs: np.ndarray, y_true: np.ndarray, space: LabelSpace, metric: str, bias: np.ndarray) -> float:
+    return primary_score(metric, y_true, Decision("argmax", bias).apply(probs, space), space)
+
+
+def fit_decision(
+    rule: str,
+    probs: np.ndarray | None,
+    y_true: np.ndarray | None,
+    space: LabelSpace,
+    metric: str,
+    train_prior: np.ndarray | None = None,
+    tune: bool = True,
+) -> Decision:
+    """The decision for a detector: tuned on the dev ``probs``/``y_true`` when given and ``tune`` is set."""
+    if not tune or probs is None or y_true is None or len(y_true) == 0:
+        return Decision.default(space, rule)
+    if rule == "thresholds":
+        return Decision(rule, tune_thresholds(probs, y_true))
+    return Decision(rule, tune_prior_shift(probs, y_true, space, metric, train_prior))

@@ -1,0 +1,173 @@
+"""The one protocol every detector follows, in the scikit-learn manner: ``__init__`` stores parameters, ``fit``
+learns and returns ``self``, learned state ends in ``_``, ``predict_proba`` returns ``(n_texts, n_labels)`` in
+the label space's order, and ``predict`` applies the shared decision step (:mod:`affectlab.metrics.thresholds`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from affectlab import __version__
+from affectlab.errors import InputError, ModelFileError
+from affectlab.labels import LabelSpace
+from affectlab.metrics.thresholds import Decision
+from affectlab.models.serialization import write_model_dir
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a detector reads: the texts, each text's earlier dialogue turns and its language code ("" unknown)."""
+
+    texts: list[str]
+    contexts: list[list[str]]
+    langs: list[str]
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def as_inputs(X: Any) -> Inputs:
+    """Accept a string, a list of strings, a list of example dicts or a ``datasets.Dataset``."""
+    if isinstance(X, Inputs):
+        return X
+    if isinstance(X, str):
+        X = [X]
+    if hasattr(X, "column_names"):  # a datasets.Dataset: read whole columns at once
+        n = len(X)
+        contexts = X["context"] if "context" in X.column_names else [[] for _ in range(n)]
+        langs = X["lang"] if "lang" in X.column_names else [""] * n
+        return Inputs(list(X["text"]), [list(c) for c in contexts], list(langs))
+    texts, contexts, langs = [], [], []
+    for item in X:
+        if isinstance(item, str):
+            texts.append(item)
+            contexts.append([])
+            langs.append("")
+        elif isinstance(item, Mapping):
+            texts.append(str(item["text"]))
+            contexts.append(list(item.get("context") or []))
+            langs.append(str(item.get("lang") or ""))
+        else:
+            raise InputError(f"cannot read {type(item).__name__} as a text")
+    return Inputs(texts, contexts, langs)
+
+
+class Detector:
+    """Base class of all detectors. Subclasses set ``name``, ``defaults`` and implement ``_fit``,
+    ``_predict_proba``, ``_get_state`` and ``_set_state``."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    defaults: ClassVar[dict[str, Any]] = {}
+    decision_rule: ClassVar[str | None] = None
+    """``argmax`` or ``thresholds`` to force a rule; None picks by the label space (multi-label: thresholds)."""
+
+    def __init__(self, **params: Any) -> None:
+        unknown = set(params) - set(self.defaults)
+        if unknown:
+            raise InputError(f"{self.name} has no parameter {', '.join(sorted(unknown))}")
+        self.params: dict[str, Any] = {**self.defaults, **params}
+        self.label_space_: LabelSpace | None = None
+        self.decision_: Decision | None = None
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.params.items() if self.defaults.get(k) != v}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+    # --- the protocol -------------------------------------------------------------------------------------
+    def fit(self, X: Any, Y: np.ndarray, label_space: LabelSpace) -> Self:
+        """Learn from texts ``X`` and their 0/1 label matrix ``Y`` in ``label_space`` order."""
+        inputs = as_inputs(X)
+        Y = np.asarray(Y, dtype=np.int8)
+        if Y.shape != (len(inputs), len(label_space)):
+            raise InputError(f"labels have shape {Y.shape}, expected {(len(inputs), len(label_space))}")
+        self.label_space_ = label_space
+        self._fit(inputs, Y)
+        self.decision_ = Decision.default(label_space, self.rule())
+        return self
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Probabilities ``(n_texts, n_labels)`` in label-space order."""
+        self._check_fitted()
+        inputs = as_inputs(X)
+        if not inputs.texts:
+            return np.zeros((0, len(self.label_space)))
+        return self._predict_proba(inputs)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The 0/1 label matrix after the shared decision step."""
+        assert self.decision_ is not None
+        return self.decision_.apply(self.predict_proba(X), self.label_space)
+
+    def predict_labels(self, X: Any) -> list[list[str]]:
+        """Predicted label names per text."""
+        return self.label_space.decode(self.predict(X))
+
+    def rule(self) -> str:
+        """The decision rule this detector uses on its label space."""
+        return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
+
+    @property
+    def label_space(self) -> LabelSpace:
+        """The label space learned by ``fit``."""
+        self._check_fitted()
+        assert self.label_space_ is not None
+        return self.label_space_
+
+    def _check_fitted(self) -> None:
+        if self.label_space_ is None:
+            raise InputError(f"{self.name} is not trained yet: call fit() or load a saved model")
+
+    # --- saving -------------------------------------------------------------------------------------------
+    def save(self, directory: str | os.PathLike[str], extra: Mapping[str, Any] | None = None) -> None:
+        """Save to ``directory`` as JSON + npz (see :mod:`affectlab.models.serialization`)."""
+        self._check_fitted()
+        assert self.decision_ is not None
+        state, arrays = self._get_state()
+        config = {
+            "model": self.name,
+            "params": self.params,
+            "label_space": self.label_space.to_dict(),
+            "decision": self.decision_.to_dict(),
+            "state": state,
+            "affectlab_version": __version__,
+            **(extra or {}),
+        }
+        write_model_dir(directory, config, arrays)
+
+    @classmethod
+    def from_saved(cls, config: dict[str, Any], arrays: dict[str, np.ndarray]) -> Self:
+        """Rebuild a detector from what :meth:`save` wrote (the directory is already verified)."""
+        try:
+            model = cls(**config["params"])
+            model.label_space_ = LabelSpace.from_dict(config["label_space"])
+            model.decision_ = Decision.from_dict(config["decision"])
+            model._set_state(config["state"], arrays)
+        except (KeyError, TypeError, ValueError, InputError) as exc:
+            raise ModelFileError(f"saved {cls.name} model is incomplete or inconsistent ({exc})") from None
+        return model
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str]) -> Detector:
+        """Load any saved detector (see :func:`affectlab.models.load_detector`)."""
+        from affectlab.models import load_detector
+
+        return load_detector(directory)
+
+    # --- for subclasses -------------------------------------------------------------------------------------
+    def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _predict_proba(self, inputs: Inputs) -> np.ndarray:
+        raise NotImplementedError
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        raise NotImplementedError
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        raise NotImplementedError

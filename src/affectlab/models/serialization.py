@@ -1,0 +1,105 @@
+"""Saved models: a directory with ``config.json`` (what the model is, its parameters, label space, decision and
+small state) and ``arrays.npz`` (its numeric state), never pickle.
+
+``config.json`` carries the SHA-256 of ``arrays.npz`` and of its own content, so a file that was edited, swapped
+or truncated fails to load with a clear :class:`ModelFileError` instead of giving silently different results.
+Writing goes through a temporary directory renamed into place, so a failed save leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from affectlab.errors import ModelFileError
+
+FORMAT = "affectlab-model"
+FORMAT_VERSION = 1
+CONFIG = "config.json"
+ARRAYS = "arrays.npz"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _config_digest(config: dict[str, Any]) -> str:
+    body = {k: v for k, v in config.items() if k != "config_sha256"}
+    return _sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode())
+
+
+def write_model_dir(directory: str | os.PathLike[str], config: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
+    """Write ``config`` and ``arrays`` to ``directory`` atomically (replacing an earlier model there)."""
+    target = Path(directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and not (target / CONFIG).is_file() and any(target.iterdir()):
+        raise ModelFileError(f"{str(target)!r} exists and is not an affectlab model directory; not overwriting it")
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.tmp-"))
+    try:
+        np.savez_compressed(staging / ARRAYS, **arrays)
+        full = {"format": FORMAT, "format_version": FORMAT_VERSION, **config}
+        full["arrays_sha256"] = _sha256((staging / ARRAYS).read_bytes())
+        full["config_sha256"] = _config_digest(full)
+        (staging / CONFIG).write_text(json.dumps(full, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def read_model_dir(directory: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Read and verify a model directory written by :func:`write_model_dir`."""
+    path = Path(directory)
+    config_path = path / CONFIG
+    if not config_path.is_file():
+        raise ModelFileError(f"{str(path)!r} is not an affectlab model directory (no {CONFIG})")
+    try:
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{str(config_path)!r} is not valid JSON ({exc})") from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        raise ModelFileError(f"{str(path)!r} is not an affectlab model (foreign {CONFIG})")
+    if config.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(
+            f"{str(path)!r} has model format version {config.get('format_version')}, "
+            f"this affectlab reads version {FORMAT_VERSION}"
+        )
+    if config.get("config_sha256") != _config_digest(config):
+        raise ModelFileError(f"{str(config_path)!r} was modified after saving (checksum mismatch)")
+    arrays_path = path / ARRAYS
+    if not arrays_path.is_file():
+        raise ModelFileError(f"{str(path)!r} has no {ARRAYS}")
+    if _sha256(arrays_path.read_bytes()) != config.get("arrays_sha256"):
+        raise ModelFileError(f"{str(arrays_path)!r} does not match its checksum (tampered or corrupted)")
+    try:
+        with np.load(arrays_path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (ValueError, OSError, zipfile.BadZipFile) as exc:
+        raise ModelFileError(f"{str(arrays_path)!r} cannot be read safely ({exc})") from None
+    return config, arrays
+
+
+def strings_to_arrays(prefix: str, strings: list[str]) -> dict[str, np.ndarray]:
+    """Pack strings as UTF-8 bytes plus offsets (no object arrays, so no pickle on load)."""
+    encoded = [s.encode("utf-8") for s in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(b) for b in encoded])
+    return {f"{prefix}.bytes": np.frombuffer(b"".join(encoded), dtype=np.uint8), f"{prefix}.offsets": offsets}
+
+
+def arrays_to_strings(prefix: str, arrays: dict[str, np.ndarray]) -> list[str]:
+    """Inverse of :func:`strings_to_arrays`."""
+    data = arrays[f"{prefix}.bytes"].tobytes()
+    offsets = arrays[f"{prefix}.offsets"]
+    return [data[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]

@@ -1,0 +1,192 @@
+"""TF-IDF + logistic regression (``tfidf-lr``) and TF-IDF + random forest (``tfidf-rf``): the linguistic
+baselines of EmoBench-UA section 5.1, over word and character n-grams.
+
+Multi-label spaces get one binary classifier per label (logistic regression) or one multi-output forest; single-
+label spaces get a multinomial logistic regression or a multi-class forest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.special import expit, softmax
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.tree import DecisionTreeClassifier
+
+from affectlab.models.base import Detector, Inputs
+from affectlab.models.ngrams import FEATURE_DEFAULTS, NgramFeatures
+
+
+class TfidfLogisticRegression(Detector):
+    """Word + char TF-IDF features, logistic regression (``C``, ``class_weight``)."""
+
+    name = "tfidf-lr"
+    description = "TF-IDF word + char n-grams, logistic regression (EmoBench-UA 5.1)"
+    defaults = {**FEATURE_DEFAULTS, "C": 4.0, "class_weight": "balanced", "max_iter": 2000}
+
+    def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
+        self.features_ = NgramFeatures(self.params)
+        X = self.features_.fit_transform(inputs)
+        if self.label_space.multi_label:
+            weights = [self._fit_binary(X, Y[:, j]) for j in range(Y.shape[1])]
+            self.coef_ = np.vstack([w for w, _ in weights]).astype(np.float32)
+            self.intercept_ = np.array([b for _, b in weights])
+        else:
+            self.coef_, self.intercept_ = self._fit_multinomial(X, Y)
+
+    def _classifier(self, solver: str) -> LogisticRegression:
+        return LogisticRegression(
+            C=self.params["C"],
+            class_weight=self.params["class_weight"],
+            solver=solver,
+            max_iter=self.params["max_iter"],
+        )
+
+    def _fit_binary(self, X: Any, y: np.ndarray) -> tuple[np.ndarray, float]:
+        if y.min() == y.max():  # a label never (or always) seen in training: a constant, confident answer
+            return np.zeros(X.shape[1]), -20.0 if y.max() == 0 else 20.0
+        clf = self._classifier("liblinear").fit(X, y)
+        return clf.coef_[0], float(clf.intercept_[0])
+
+    def _fit_multinomial(self, X: Any, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        y = Y.argmax(axis=1)
+        clf = self._classifier("lbfgs").fit(X, y)
+        coef = np.zeros((Y.shape[1], X.shape[1]), dtype=np.float32)
+        intercept = np.full(Y.shape[1], -20.0)
+        if len(clf.classes_) == 1:
+            intercept[clf.classes_[0]] = 20.0
+        else:
+            coef[clf.classes_] = clf.coef_ if len(clf.classes_) > 2 else np.vstack([-clf.coef_, clf.coef_]) / 2
+            intercept[clf.classes_] = (
+                clf.intercept_ if len(clf.classes_) > 2 else np.array([-clf.intercept_[0], clf.intercept_[0]]) / 2
+            )
+        return coef, intercept
+
+    def _predict_proba(self, inputs: Inputs) -> np.ndarray:
+        # The same arithmetic as LogisticRegression.predict_proba, on weights restored from arrays: scikit-learn
+        # has no public way to rebuild a fitted estimator from its coefficients without pickle.
+        scores = np.asarray(self.features_.transform(inputs) @ self.coef_.T) + self.intercept_
+        return expit(scores) if self.label_space.multi_label else softmax(scores, axis=1)
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        state, arrays = self.features_.get_state()
+        return state, {**arrays, "coef": self.coef_, "intercept": self.intercept_}
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        self.features_ = NgramFeatures(self.params)
+        self.features_.set_state(state, arrays)
+        self.coef_ = arrays["coef"]
+        self.intercept_ = arrays["intercept"]
+        if self.coef_.shape != (len(self.label_space), self.features_.n_features):
+            raise ValueError("weights do not match the vocabulary and label space")
+
+
+class TfidfRandomForest(Detector):
+    """Word + char TF-IDF features, a random forest of ``n_estimators`` trees (EmoBench-UA: 100)."""
+
+    name = "tfidf-rf"
+    description = "TF-IDF word + char n-grams, random forest of 100 trees (EmoBench-UA 5.1)"
+    defaults = {
+        **FEATURE_DEFAULTS,
+        "n_estimators": 100,
+        "min_samples_leaf": 1,
+        "class_weight": "balanced_subsample",
+        "n_jobs": -1,
+        "random_state": 0,
+    }
+
+    def _forest(self) -> RandomForestClassifier:
+        return RandomForestClassifier(
+            n_estimators=self.params["n_estimators"],
+            min_samples_leaf=self.params["min_samples_leaf"],
+            class_weight=self.params["class_weight"],
+            n_jobs=self.params["n_jobs"],
+            random_state=self.params["random_state"],
+        )
+
+    def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
+        self.features_ = NgramFeatures(self.params)
+        X = self.features_.fit_transform(inputs)
+        target = Y if self.label_space.multi_label else Y.argmax(axis=1)
+        self.forest_ = self._forest().fit(X, target)
+
+    def _predict_proba(self, inputs: Inputs) -> np.ndarray:
+        raw = self.forest_.predict_proba(self.features_.transform(inputs))
+        n_labels = len(self.label_space)
+        probs = np.zeros((len(inputs), n_labels))
+        if self.label_space.multi_label:  # one (n, n_classes) array per label; take the column of class 1
+            for j, (classes, p) in enumerate(zip(self.forest_.classes_, raw, strict=True)):
+                positive = np.flatnonzero(np.asarray(classes) == 1)
+                probs[:, j] = p[:, positive[0]] if len(positive) else 0.0
+        else:
+            probs[:, np.asarray(self.forest_.classes_, dtype=int)] = raw
+        return probs
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        state, arrays = self.features_.get_state()
+        return {**state, **_forest_meta(self.forest_)}, {**arrays, **_forest_arrays(self.forest_)}
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        self.features_ = NgramFeatures(self.params)
+        self.features_.set_state(state, arrays)
+        self.forest_ = _rebuild_forest(self._forest(), state, arrays)
+        if self.forest_.n_features_in_ != self.features_.n_features:
+            raise ValueError("forest does not match the vocabulary")
+
+
+# --- random forests as plain arrays ---------------------------------------------------------------------------
+# scikit-learn offers no public way to save a fitted tree except pickle. The node table below is what its own
+# pickling stores (``Tree.__getstate__``); we keep it in npz and rebuild the trees the same way skops does.
+_NODE_FIELDS = ("left_child", "right_child", "feature", "threshold", "missing_go_to_left")
+
+
+def _forest_meta(forest: RandomForestClassifier) -> dict[str, Any]:
+    classes = forest.classes_ if isinstance(forest.classes_, list) else [forest.classes_]
+    return {
+        "forest": {
+            "n_features": int(forest.n_features_in_),
+            "n_outputs": int(forest.n_outputs_),
+            "classes": [np.asarray(c).astype(int).tolist() for c in classes],
+            "max_depths": [int(e.tree_.max_depth) for e in forest.estimators_],
+            "node_counts": [int(e.tree_.node_count) for e in forest.estimators_],
+        }
+    }
+
+
+def _forest_arrays(forest: RandomForestClassifier) -> dict[str, np.ndarray]:
+    states = [e.tree_.__getstate__() for e in forest.estimators_]
+    arrays = {f"forest.{f}": np.concatenate([s["nodes"][f] for s in states]) for f in _NODE_FIELDS}
+    arrays["forest.values"] = np.concatenate([s["values"] for s in states]).astype(np.float32)
+    return arrays
+
+
+def _rebuild_forest(forest: RandomForestClassifier, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+    from sklearn.tree._tree import NODE_DTYPE, Tree
+
+    meta = state["forest"]
+    classes = [np.asarray(c) for c in meta["classes"]]
+    n_classes = np.array([len(c) for c in classes], dtype=np.intp)
+    estimators, start = [], 0
+    for depth, count in zip(meta["max_depths"], meta["node_counts"], strict=True):
+        nodes = np.zeros(count, dtype=NODE_DTYPE)
+        for field in _NODE_FIELDS:
+            nodes[field] = arrays[f"forest.{field}"][start : start + count]
+        tree = Tree(meta["n_features"], n_classes, meta["n_outputs"])
+        values = arrays["forest.values"][start : start + count].astype(np.float64)
+        tree.__setstate__({"max_depth": depth, "node_count": count, "nodes": nodes, "values": values})
+        estimator = DecisionTreeClassifier()
+        estimator.tree_ = tree
+        estimator.n_outputs_ = meta["n_outputs"]
+        estimator.n_features_in_ = meta["n_features"]
+        estimator.classes_ = classes if meta["n_outputs"] > 1 else classes[0]
+        estimator.n_classes_ = n_classes.tolist() if meta["n_outputs"] > 1 else int(n_classes[0])
+        estimators.append(estimator)
+        start += count
+    forest.estimators_ = estimators
+    forest.n_outputs_ = meta["n_outputs"]
+    forest.n_features_in_ = meta["n_features"]
+    forest.classes_ = classes if meta["n_outputs"] > 1 else classes[0]
+    forest.n_classes_ = n_classes.tolist() if meta["n_outputs"] > 1 else int(n_classes[0])
+    return forest

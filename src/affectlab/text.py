@@ -1,0 +1,21 @@
+"""Text normalisation shared by the n-gram models: user and URL masks, whitespace, and the word pattern that keeps
+emoji, emoticons and punctuation runs ("!!!", ":)") as tokens, since they carry much of the emotion in short
+texts."""
+
+from __future__ import annotations
+
+import re
+
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_USER = re.compile(r"(?<!\w)@\w+")
+_SPACE = re.compile(r"\s+")
+
+WORD_PATTERN = r"(?u)\b\w+\b|[^\w\s]+"
+"""Tokens: runs of word characters, and runs of other non-space characters (punctuation, emoticons, emoji)."""
+
+
+def normalise(text: str) -> str:
+    """Mask URLs and @user mentions and collapse whitespace; case is left to the vectoriser."""
+    text = _URL.sub(" http ", text)
+    text = _USER.sub(" @user ", text)
+    return _SPACE.sub(" ", text).strip()
