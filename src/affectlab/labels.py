@@ -286,11 +286,11 @@ GOEMOTIONS_TO_EKMAN: dict[str, str] = {
 
 
 def map_labels(labels: Iterable[str], mapping: Mapping[str, str], target: LabelSpace) -> list[str]:
-    """Map a list of labels through ``mapping`` into ``target``: deduplicated, in ``target`` order, and with an
-    exclusive none label dropped when an emotion is present."""
+    """Map a list of labels through ``mapping`` into ``target``, deduplicated and in ``target`` order.
+
+    A neutral label that co-occurs with an emotion is kept, as in the released Ekman-grouped GoEmotions data
+    (MASIVE's ``goemo_ekman_*.csv`` carry the same label sets)."""
     mapped = {mapping[label] for label in labels}
-    if target.none_label in mapped and target.none_exclusive and len(mapped) > 1:
-        mapped.discard(target.none_label)
     return [label for label in target.labels if label in mapped]
 
 

@@ -19,7 +19,7 @@ from affectlab.cli.options import (
     file_options,
     parse_params,
 )
-from affectlab.cli.output import print_json, scores_table, stage_progress, stdout
+from affectlab.cli.output import print_json, print_scores, stage_progress
 from affectlab.datasets import resolve_dataset
 from affectlab.harness.evaluation import evaluate
 from affectlab.harness.training import train_detector
@@ -64,4 +64,4 @@ def evaluate_command(
     if as_json:
         print_json(record)
     else:
-        stdout.print(scores_table(record))
+        print_scores(record)

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -40,22 +41,23 @@ def stage_progress(enabled: bool = True) -> Iterator[Any]:
         yield lambda stage: progress.update(task, description=stage)
 
 
-def scores_table(record: dict[str, Any]) -> Table:
-    """Per-label F1 then macro P/R/F1, shaped like EmoBench-UA Table 1, plus the primary metric with its CI."""
+def print_scores(record: dict[str, Any]) -> None:
+    """The scores of EmoBench-UA Table 1 (per-label F1, macro precision/recall/F1), one row per label so that
+    28 GoEmotions labels fit a terminal too, then the primary metric with its 95 % bootstrap interval."""
     metrics = record["metrics"]
-    labels = list(metrics["per_label"])
-    table = Table(title=f"{record['model']} on {record['dataset']} ({record['split']}, n={record['n']})")
-    for label in labels:
-        table.add_column(label, justify="right", no_wrap=True, min_width=len(label))
-    for header in ("Pr", "Re", "F1"):
-        table.add_column(header, justify="right", style="bold")
-    row = [f"{metrics['per_label'][label]['f1']:.2f}" for label in labels]
-    row += [f"{metrics[k]:.2f}" for k in ("macro_precision", "macro_recall", "macro_f1")]
-    table.add_row(*row)
+    table = Table(title=f"{record['model']} on {Path(record['dataset']).name} ({record['split']}, n={record['n']})")
+    for header in ("label", "precision", "recall", "F1", "support"):
+        table.add_column(header, justify="left" if header == "label" else "right", no_wrap=True)
+    for label, scores in metrics["per_label"].items():
+        table.add_row(label, *(f"{scores[k]:.2f}" for k in ("precision", "recall", "f1")), str(scores["support"]))
+    table.add_section()
+    macro = (metrics["macro_precision"], metrics["macro_recall"], metrics["macro_f1"])
+    table.add_row("macro avg", *(f"{v:.2f}" for v in macro), str(record["n"]), style="bold")
+    stdout.print(table)
     primary = metrics["primary"]
     low, high = primary["ci95"]
-    table.caption = (
-        f"per-label F1; macro precision, recall and F1.  primary: {primary['name']} = "
-        f"{primary['value']:.4f} (95% CI {low:.4f}-{high:.4f}); {record['seconds']:.1f} s"
+    stdout.print(
+        f"{primary['name']} = {primary['value']:.4f} (95% CI {low:.4f}-{high:.4f}); {record['seconds']:.1f} s",
+        highlight=False,
+        soft_wrap=True,
     )
-    return table

@@ -1,0 +1,36 @@
+"""Shared fixtures: the real data directory (``AFFECTLAB_DATA_DIR`` or ``../shared/data`` beside the checkout)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _data_dir() -> Path | None:
+    candidates = [os.environ.get("AFFECTLAB_DATA_DIR"), REPO.parent / "shared" / "data"]
+    for candidate in candidates:
+        if candidate and (Path(candidate) / "goemotions").is_dir():
+            return Path(candidate)
+    return None
+
+
+DATA_DIR = _data_dir()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The local copy of the public datasets; tests that need it are skipped without it."""
+    if DATA_DIR is None:
+        pytest.skip("no data directory: set AFFECTLAB_DATA_DIR or put shared/data beside the checkout")
+    return DATA_DIR
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test reads a developer's data dir setting or writes to the real cache."""
+    monkeypatch.delenv("AFFECTLAB_DATA_DIR", raising=False)
+    monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(tmp_path / "cache"))

@@ -1,0 +1,120 @@
+"""Loaders on the real files: row and label counts are those of the MANIFEST.md files in shared/data."""
+
+import csv
+from collections import Counter
+
+import pytest
+
+from affectlab.datasets import DATASETS, get_dataset, load_dataset, resolve_dataset
+from affectlab.errors import DataNotFoundError, UnknownNameError
+from affectlab.labels import EKMAN
+
+
+def label_counts(split):
+    return Counter(label for labels in split["labels"] for label in labels)
+
+
+def test_every_dataset_returns_the_standard_columns(data_dir):
+    for name in DATASETS:
+        data = load_dataset(name, data_dir)
+        assert set(data) == {"train", "dev", "test"}
+        for split in data.values():
+            assert split.column_names == ["id", "text", "context", "labels", "lang", "meta"]
+            assert all(text.strip() for text in split["text"])
+            assert all(labels for labels in split["labels"])
+
+
+def test_goemotions_counts(data_dir):
+    data = load_dataset("goemotions", data_dir)
+    assert {s: len(d) for s, d in data.items()} == {"train": 43410, "dev": 5426, "test": 5427}
+    counts = label_counts(data["test"])
+    assert counts["neutral"] == 1787 and counts["admiration"] == 504 and counts["grief"] == 6
+    assert label_counts(data["train"])["neutral"] == 14219
+    assert sum(len(labels) > 1 for labels in data["train"]["labels"]) == 7102
+
+
+def test_goemotions_unquotes_csv_style_texts(data_dir):
+    texts = load_dataset("goemotions", data_dir)["train"]["text"]
+    quoted = [t for t in texts if '"' in t]
+    assert quoted and not any(t.startswith('"') and t.endswith('"') and '""' in t for t in quoted)
+
+
+def test_goemotions_ekman_view_equals_masive_ekman_release_row_by_row(data_dir):
+    # MASIVE's goemo_ekman_test.csv: same ids in the same order; label ids 0-6 in Ekman order with 6 = neutral
+    test = load_dataset("goemotions-ekman", data_dir)["test"]
+    with open(data_dir / "masive_external" / "goemo_ekman_test.csv", encoding="utf-8", newline="") as f:
+        released = list(csv.DictReader(f))
+    assert test["id"] == [row["id"] for row in released]
+    expected = [[EKMAN.labels[int(i)] for i in sorted(row["label"].split(","), key=int)] for row in released]
+    assert test["labels"] == expected
+    singles = Counter(labels[0] for labels in test["labels"] if len(labels) == 1)
+    assert singles["joy"] == 1863 and singles["none"] == 1606 and singles["fear"] == 80  # MASIVE MANIFEST
+
+
+def test_goemotions_sentiment_view_has_four_labels(data_dir):
+    spec, data = resolve_dataset("goemotions-sentiment", data_dir)
+    assert set(label_counts(data["dev"])) == set(spec.label_space.labels)
+
+
+def test_emocontext_counts_and_turns(data_dir):
+    data = load_dataset("emocontext", data_dir)
+    assert {s: len(d) for s, d in data.items()} == {"train": 30160, "dev": 2755, "test": 5509}
+    assert label_counts(data["train"]) == {"happy": 4243, "sad": 5463, "angry": 5506, "others": 14948}
+    assert label_counts(data["test"]) == {"happy": 284, "sad": 250, "angry": 298, "others": 4677}
+    first = data["train"][0]
+    assert first["context"] == ["Don't worry  I'm girl", "hmm how do I know if you are"]
+    assert first["text"] == "What's ur name?"  # no trailing CR from the CRLF line end
+    assert not any(text.endswith("\r") for text in data["test"]["text"])
+
+
+def test_emobench_ua_counts_and_none(data_dir):
+    data = load_dataset("emobench-ua", data_dir)
+    assert {s: len(d) for s, d in data.items()} == {"train": 2466, "dev": 249, "test": 2234}
+    train = label_counts(data["train"])
+    assert [train[e] for e in ("anger", "disgust", "fear", "joy", "sadness", "surprise")] == [
+        98,
+        86,
+        172,
+        412,
+        333,
+        196,
+    ]
+    test = label_counts(data["test"])
+    assert [test[e] for e in ("anger", "disgust", "fear", "joy", "sadness", "surprise")] == [99, 79, 151, 368, 298, 175]
+    assert all(labels == ["none"] or "none" not in labels for labels in data["test"]["labels"])
+    assert set(data["test"]["lang"]) == {"uk"}
+
+
+def test_semeval_eng_has_test_gold_from_track_b_and_no_name_rows(data_dir):
+    spec, data = resolve_dataset("semeval2025-eng", data_dir)
+    assert "disgust" not in spec.label_space.labels
+    # 2764 train and 2765 test rows, less the 5 #NAME? rows in each
+    assert {s: len(d) for s, d in data.items()} == {"train": 2759, "dev": 115, "test": 2760}
+    assert "#NAME?" not in data["train"]["text"] and "#NAME?" not in data["test"]["text"]
+    assert label_counts(data["train"])["fear"] == 1608  # 1610 in the MANIFEST, 2 of them on #NAME? rows
+    assert sum(label_counts(data["test"]).values()) > 2760  # the blank track A gold was filled in
+
+
+def test_semeval_esp_counts(data_dir):
+    spec, data = resolve_dataset("semeval2025-esp", data_dir)
+    assert "none" not in spec.label_space.labels
+    train = label_counts(data["train"])
+    assert [train[e] for e in ("anger", "disgust", "fear", "joy", "sadness", "surprise")] == [
+        492,
+        654,
+        317,
+        642,
+        309,
+        421,
+    ]
+
+
+def test_missing_data_file_names_the_file(tmp_path):
+    (tmp_path / "goemotions").mkdir()
+    with pytest.raises(DataNotFoundError, match=r"goemotions/train\.tsv"):
+        load_dataset("goemotions", tmp_path)
+
+
+def test_unknown_dataset_suggests_the_close_name():
+    with pytest.raises(UnknownNameError, match="did you mean 'goemotions'"):
+        get_dataset("goemotion")

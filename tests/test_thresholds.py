@@ -1,0 +1,60 @@
+"""The shared decision step: per-label thresholds, the none label, arg-max with a prior shift."""
+
+import numpy as np
+import pytest
+
+from affectlab.labels import EKMAN, EMOCONTEXT, LabelSpace
+from affectlab.metrics.classification import micro_f1_emotions
+from affectlab.metrics.thresholds import Decision, fit_decision, tune_prior_shift, tune_thresholds
+
+TWO = LabelSpace(name="two", labels=("x", "y"), multi_label=True)
+
+
+def test_tuned_threshold_separates_the_dev_examples():
+    probs = np.array([[0.9, 0.1], [0.35, 0.2], [0.3, 0.6], [0.1, 0.05]])
+    gold = np.array([[1, 0], [1, 0], [0, 1], [0, 0]])
+    thresholds = tune_thresholds(probs, gold)
+    assert 0.30 < thresholds[0] <= 0.35  # x: positives at 0.9 and 0.35, negatives at 0.3 and below
+    assert 0.2 < thresholds[1] <= 0.6
+    predicted = Decision("thresholds", thresholds).apply(probs, TWO)
+    assert predicted[:3].tolist() == gold[:3].tolist()  # row 4 has no label over threshold: it gets its best
+
+
+def test_label_without_dev_positives_keeps_half():
+    assert tune_thresholds(np.array([[0.7], [0.2]]), np.array([[0], [0]]))[0] == 0.5
+
+
+def test_text_with_no_label_over_threshold_gets_its_best_ratio():
+    decision = Decision("thresholds", np.array([0.8, 0.4]))
+    assert decision.apply(np.array([[0.6, 0.35]]), TWO).tolist() == [[0, 1]]  # 0.35/0.4 > 0.6/0.8
+
+
+def test_exclusive_none_is_dropped_beside_an_emotion():
+    probs = np.array([[0.9, 0, 0, 0, 0, 0, 0.9]])
+    predicted = Decision("thresholds", np.full(7, 0.5)).apply(probs, EKMAN)
+    assert EKMAN.decode(predicted) == [["anger"]]
+
+
+def test_prior_shift_recovers_a_rarer_emotion_prior():
+    rng = np.random.default_rng(0)
+    n = 2000
+    gold = np.where(rng.random(n) < 0.85, 3, rng.integers(0, 3, n))  # 85 % others, like EmoContext dev/test
+    # a model trained on balanced data: over-confident in the emotions
+    logits = rng.normal(0, 1, (n, 4))
+    logits[np.arange(n), gold] += 1.5
+    logits[:, 3] -= 1.0
+    probs = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    y = np.eye(4)[gold]
+    plain = micro_f1_emotions(y, Decision("argmax", np.zeros(4)).apply(probs, EMOCONTEXT), EMOCONTEXT)
+    bias = tune_prior_shift(probs, y, EMOCONTEXT, "micro_f1_emotions", train_prior=np.full(4, 0.25))
+    shifted = micro_f1_emotions(y, Decision("argmax", bias).apply(probs, EMOCONTEXT), EMOCONTEXT)
+    assert shifted > plain + 0.05
+    assert bias[3] > bias[:3].max()  # "others" is favoured
+
+
+def test_untuned_decision_and_round_trip():
+    decision = fit_decision("thresholds", None, None, EKMAN, "macro_f1")
+    assert decision.values.tolist() == [0.5] * 7
+    assert Decision.from_dict(decision.to_dict()).values.tolist() == decision.values.tolist()
+    with pytest.raises(ValueError):
+        Decision("vote", np.zeros(7)).apply(np.zeros((1, 7)), EKMAN)
