@@ -6,12 +6,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+from sklearn.model_selection import KFold
+
 from affectlab.datasets import DatasetSpec
 from affectlab.errors import InputError
 from affectlab.metrics.thresholds import fit_decision
 from affectlab.models import Detector
 
 Progress = Callable[[str], None]
+CV_THRESHOLD_MAX_TRAIN = 20_000
+"""Below this many training texts, per-label thresholds are tuned on dev plus 5-fold out-of-fold predictions on
+train. EmoBench-UA's dev set has 249 texts (about 10 per rarer emotion): thresholds tuned on it alone moved test
+macro-F1 by up to 0.05 between near-identical settings; with the out-of-fold rows added they vary by about 0.01."""
+CV_FOLDS = 5
 
 
 def _quiet(_stage: str) -> None:
@@ -36,6 +44,10 @@ def train_detector(
     if dev is not None and tune:
         progress(f"tuning the decision on dev ({len(dev)} texts)")
         probs, y_dev = model.predict_proba(dev), space.encode(dev["labels"])
+        if model.rule() == "thresholds" and len(train) <= CV_THRESHOLD_MAX_TRAIN:
+            progress(f"adding {CV_FOLDS}-fold out-of-fold predictions on train for the thresholds")
+            probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
+            y_dev = np.vstack([y_dev, y_train])
     model.decision_ = fit_decision(
         model.rule(), probs, y_dev, space, spec.primary_metric, train_prior=y_train.mean(axis=0), tune=tune
     )
@@ -43,6 +55,17 @@ def train_detector(
         "dataset": spec.name,
         "n_train": len(train),
         "n_dev": 0 if dev is None else len(dev),
+        "n_tuning": 0 if y_dev is None else len(y_dev),
         "seconds": round(time.perf_counter() - started, 3),
         "decision": model.decision_.to_dict(),
     }
+
+
+def out_of_fold_proba(model: Detector, train: Any, y_train: np.ndarray, folds: int = CV_FOLDS) -> np.ndarray:
+    """Probabilities for every training text from a copy of ``model`` fitted on the other folds."""
+    probs = np.zeros(y_train.shape)
+    splitter = KFold(n_splits=folds, shuffle=True, random_state=0)
+    for fit_rows, held_out in splitter.split(np.arange(len(train))):
+        fold_model = type(model)(**model.params).fit(train.select(fit_rows), y_train[fit_rows], model.label_space)
+        probs[held_out] = fold_model.predict_proba(train.select(held_out))
+    return probs

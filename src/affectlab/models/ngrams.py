@@ -15,8 +15,8 @@ from affectlab.text import WORD_PATTERN, normalise
 
 FEATURE_DEFAULTS: dict[str, Any] = {
     "word_ngrams": (1, 2),
-    "char_ngrams": (2, 5),
-    "min_df": 2,
+    "char_ngrams": (1, 5),
+    "min_df": 1,
     "max_features": 300_000,
     "context_weight": 0.5,
 }
