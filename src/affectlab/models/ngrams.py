@@ -18,7 +18,7 @@ FEATURE_DEFAULTS: dict[str, Any] = {
     "char_ngrams": (1, 5),
     "min_df": 1,
     "max_features": 300_000,
-    "context_weight": 0.5,
+    "context_weight": 1.0,
 }
 
 
@@ -32,7 +32,7 @@ def _vectorizer(kind: str, params: dict[str, Any]) -> TfidfVectorizer:
             max_features=params["max_features"],
             dtype=np.float32,
         )
-    ngrams = tuple(params["word_ngrams"]) if kind == "word" else (1, 1)
+    ngrams = tuple(params["word_ngrams"])
     return TfidfVectorizer(
         analyzer="word",
         token_pattern=WORD_PATTERN,
