@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.datasets import DatasetSpec
+from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.errors import InputError
 from affectlab.harness.training import Progress, _quiet
 from affectlab.labels import LabelSpace
@@ -50,7 +51,8 @@ def column_map(model_space: LabelSpace, data_space: LabelSpace) -> list[int]:
     missing = [label for label in data_space.labels if label not in model_space.labels]
     if missing:
         raise InputError(
-            f"the model predicts {', '.join(model_space.labels)}; the dataset also has {', '.join(missing)}"
+            f"the dataset has labels the model does not predict ({', '.join(missing)}); "
+            f"the model's labels are {', '.join(model_space.labels)}"
         )
     return [model_space.labels.index(label) for label in data_space.labels]
 
@@ -68,6 +70,7 @@ def evaluate(
     """Score ``model`` on ``data[split]`` with the dataset's metrics; ``started`` (a ``perf_counter`` value)
     lets the record's seconds include loading and training."""
     started = time.perf_counter() if started is None else started
+    split = SPLIT_ALIASES.get(split, split)
     if split not in data:
         raise InputError(f"dataset {spec.name!r} has no split {split!r} (splits: {', '.join(data)})")
     rows = data[split]

@@ -32,7 +32,10 @@ def train_detector(
     """Fit ``model`` on ``data["train"]`` and tune its decision on ``data["dev"]`` (when there is one) for the
     dataset's primary metric. Returns a summary: sizes, seconds and the tuned decision."""
     if "train" not in data:
-        raise InputError(f"dataset {spec.name!r} has no train split to train on (splits: {', '.join(data)})")
+        raise InputError(
+            f"dataset {spec.name!r} has no train split to train on (splits: {', '.join(data)}); "
+            "give a file a --split-col, or a directory of train/dev/test files"
+        )
     space = spec.label_space
     train = data["train"]
     started = time.perf_counter()
