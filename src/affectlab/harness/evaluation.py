@@ -20,6 +20,7 @@ from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores
 from affectlab.models import Detector
+from affectlab.models.encoders import embedding_cache
 
 LIBRARIES = ("affectlab", "numpy", "scikit-learn", "datasets", "simplemma")
 
@@ -77,7 +78,8 @@ def evaluate(
     space = spec.label_space
     column_map(model.label_space, space)  # fail on incompatible label spaces before predicting
     progress(f"predicting {len(rows)} texts of {spec.name} {split}")
-    predicted = predicted_matrix(model, rows, space)
+    with embedding_cache():
+        predicted = predicted_matrix(model, rows, space)
     gold = space.encode(rows["labels"])
     progress("scoring")
     metrics = classification_scores(gold, predicted, space, spec.primary_metric)

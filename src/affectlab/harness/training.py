@@ -11,8 +11,11 @@ from sklearn.model_selection import KFold
 
 from affectlab.datasets import DatasetSpec
 from affectlab.errors import InputError
+from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
-from affectlab.models import Detector
+from affectlab.models import Detector, as_inputs
+from affectlab.models.encoders import embedding_cache
+from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 
 Progress = Callable[[str], None]
 CV_THRESHOLD_MAX_TRAIN = 20_000
@@ -30,7 +33,13 @@ def train_detector(
     model: Detector, spec: DatasetSpec, data: Any, tune: bool = True, progress: Progress = _quiet
 ) -> dict[str, Any]:
     """Fit ``model`` on ``data["train"]`` and tune its decision on ``data["dev"]`` (when there is one) for the
-    dataset's primary metric. Returns a summary: sizes, seconds and the tuned decision."""
+    dataset's primary metric. Returns a summary: sizes, seconds and the tuned decision. Dataset texts go through
+    the embedding cache, so training again or evaluating later does not embed them again."""
+    with embedding_cache():
+        return _train(model, spec, data, tune, progress)
+
+
+def _train(model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: Progress) -> dict[str, Any]:
     if "train" not in data:
         raise InputError(
             f"dataset {spec.name!r} has no train split to train on (splits: {', '.join(data)}); "
@@ -43,16 +52,26 @@ def train_detector(
     y_train = space.encode(train["labels"])
     model.fit(train, y_train, space)
     dev = data.get("dev")
-    probs = y_dev = None
+    probs = y_dev = groups = None
     if dev is not None and tune:
         progress(f"tuning the decision on dev ({len(dev)} texts)")
-        probs, y_dev = model.predict_proba(dev), space.encode(dev["labels"])
+        y_dev = space.encode(dev["labels"])
+        probs = _dev_probabilities(model, dev, y_dev, spec)
+        groups = detect_languages(as_inputs(dev))
         if model.rule() == "thresholds" and len(train) <= CV_THRESHOLD_MAX_TRAIN:
             progress(f"adding {CV_FOLDS}-fold out-of-fold predictions on train for the thresholds")
             probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
             y_dev = np.vstack([y_dev, y_train])
+            groups = groups + detect_languages(as_inputs(train))
     model.decision_ = fit_decision(
-        model.rule(), probs, y_dev, space, spec.primary_metric, train_prior=y_train.mean(axis=0), tune=tune
+        model.rule(),
+        probs,
+        y_dev,
+        space,
+        spec.primary_metric,
+        train_prior=y_train.mean(axis=0),
+        tune=tune,
+        groups=groups if len(set(groups or [])) > 1 else None,
     )
     return {
         "dataset": spec.name,
@@ -62,6 +81,18 @@ def train_detector(
         "seconds": round(time.perf_counter() - started, 3),
         "decision": model.decision_.to_dict(),
     }
+
+
+def _dev_probabilities(model: Detector, dev: Any, y_dev: np.ndarray, spec: DatasetSpec) -> np.ndarray:
+    """Dev probabilities; an ensemble first gets its member weights tuned on dev (kept in its parameters, so that
+    copies of it, such as the out-of-fold models, share them)."""
+    if not isinstance(model, EnsembleDetector):
+        return model.predict_proba(dev)
+    probas = model.member_probas(dev)
+    weights = tune_ensemble_weights(probas, y_dev, spec.label_space, spec.primary_metric, model.rule())
+    model.params["weights"] = weights.tolist()
+    model.weights_ = weights
+    return combine(probas, weights)
 
 
 def out_of_fold_proba(model: Detector, train: Any, y_train: np.ndarray, folds: int = CV_FOLDS) -> np.ndarray:

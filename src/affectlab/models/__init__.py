@@ -8,6 +8,8 @@ from typing import Any
 
 from affectlab.errors import ModelFileError
 from affectlab.models.base import Detector, Inputs, as_inputs
+from affectlab.models.embedding import EmbeddingLogisticRegression
+from affectlab.models.ensemble import EnsembleDetector
 from affectlab.models.keywords import KeywordDetector
 from affectlab.models.serialization import read_model_dir
 from affectlab.models.tfidf import TfidfLogisticRegression, TfidfRandomForest
@@ -16,7 +18,13 @@ from affectlab.registry import Registry
 __all__ = ["MODELS", "Detector", "Inputs", "as_inputs", "create_detector", "is_model_dir", "load_detector"]
 
 MODELS: Registry[type[Detector]] = Registry("model")
-for _cls in (KeywordDetector, TfidfLogisticRegression, TfidfRandomForest):
+for _cls in (
+    KeywordDetector,
+    TfidfLogisticRegression,
+    TfidfRandomForest,
+    EmbeddingLogisticRegression,
+    EnsembleDetector,
+):
     MODELS.add(_cls.name, _cls)
 
 

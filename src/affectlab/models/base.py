@@ -15,6 +15,7 @@ import numpy as np
 from affectlab import __version__
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import LabelSpace
+from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import Decision
 from affectlab.models.serialization import write_model_dir
 
@@ -100,9 +101,11 @@ class Detector:
         return self._predict_proba(inputs)
 
     def predict(self, X: Any) -> np.ndarray:
-        """The 0/1 label matrix after the shared decision step."""
+        """The 0/1 label matrix after the shared decision step (per-language values where the decision has them)."""
         assert self.decision_ is not None
-        return self.decision_.apply(self.predict_proba(X), self.label_space)
+        inputs = as_inputs(X)
+        groups = detect_languages(inputs) if self.decision_.groups else None
+        return self.decision_.apply(self.predict_proba(inputs), self.label_space, groups)
 
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""

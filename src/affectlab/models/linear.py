@@ -1,0 +1,60 @@
+"""Logistic-regression heads shared by the detectors that learn linear weights over some features
+(TF-IDF n-grams, sentence embeddings): fitting with scikit-learn, and scoring from the saved weights.
+
+In a multi-label 0/1 matrix ``Y``, a cell of ``-1`` means "not annotated" (for example disgust in SemEval-2025
+English, which has no disgust column); that row is left out of that label's classifier only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.special import expit, softmax
+from sklearn.linear_model import LogisticRegression
+
+CONSTANT_LOGIT = 20.0
+
+
+def fit_linear(
+    X: Any, Y: np.ndarray, multi_label: bool, C: float, class_weight: str | None, max_iter: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Weights ``(n_labels, n_features)`` and intercepts ``(n_labels,)``: one binary classifier per label when
+    ``multi_label``, else one multinomial classifier over the arg-max of each row."""
+
+    def classifier(solver: str) -> LogisticRegression:
+        return LogisticRegression(C=C, class_weight=class_weight, solver=solver, max_iter=max_iter)
+
+    if multi_label:
+        weights = [_fit_binary(X, Y[:, j], classifier) for j in range(Y.shape[1])]
+        return np.vstack([w for w, _ in weights]).astype(np.float32), np.array([b for _, b in weights])
+    y = Y.argmax(axis=1)
+    clf = classifier("lbfgs").fit(X, y)
+    coef = np.zeros((Y.shape[1], X.shape[1]), dtype=np.float32)
+    intercept = np.full(Y.shape[1], -CONSTANT_LOGIT)
+    if len(clf.classes_) == 1:
+        intercept[clf.classes_[0]] = CONSTANT_LOGIT
+    elif len(clf.classes_) == 2:  # scikit-learn keeps one weight vector for two classes: split it symmetrically
+        coef[clf.classes_] = np.vstack([-clf.coef_, clf.coef_]) / 2
+        intercept[clf.classes_] = np.array([-clf.intercept_[0], clf.intercept_[0]]) / 2
+    else:
+        coef[clf.classes_] = clf.coef_
+        intercept[clf.classes_] = clf.intercept_
+    return coef, intercept
+
+
+def _fit_binary(X: Any, y: np.ndarray, classifier: Any) -> tuple[np.ndarray, float]:
+    known = y >= 0
+    if not known.all():
+        X, y = X[np.flatnonzero(known)], y[known]
+    if len(y) == 0 or y.min() == y.max():  # never (or always) seen: a constant, confident answer
+        return np.zeros(X.shape[1]), -CONSTANT_LOGIT if len(y) == 0 or y.max() == 0 else CONSTANT_LOGIT
+    clf = classifier("liblinear").fit(X, y)
+    return clf.coef_[0], float(clf.intercept_[0])
+
+
+def linear_proba(X: Any, coef: np.ndarray, intercept: np.ndarray, multi_label: bool) -> np.ndarray:
+    """The arithmetic of ``LogisticRegression.predict_proba`` on saved weights: scikit-learn has no public way to
+    rebuild a fitted estimator from its coefficients without pickle."""
+    scores = np.asarray(X @ coef.T) + intercept
+    return expit(scores) if multi_label else softmax(scores, axis=1)
