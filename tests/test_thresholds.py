@@ -58,3 +58,20 @@ def test_untuned_decision_and_round_trip():
     assert Decision.from_dict(decision.to_dict()).values.tolist() == decision.values.tolist()
     with pytest.raises(ValueError):
         Decision("vote", np.zeros(7)).apply(np.zeros((1, 7)), EKMAN)
+
+
+def test_per_group_values_apply_to_their_rows_only():
+    probs = np.array([[0.6, 0.1], [0.6, 0.1], [0.6, 0.1]])
+    decision = Decision("thresholds", np.array([0.5, 0.5]), groups={"uk": np.array([0.7, 0.05])})
+    predicted = decision.apply(probs, TWO, groups=["en", "uk", ""])
+    assert predicted.tolist() == [[1, 0], [0, 1], [1, 0]]  # uk: x misses 0.7, y passes 0.05
+
+
+def test_groups_with_enough_rows_get_their_own_thresholds():
+    rng = np.random.default_rng(1)
+    probs = rng.random((400, 2))
+    gold = np.vstack([probs[:200] > 0.2, probs[200:] > 0.8]).astype(int)
+    decision = fit_decision("thresholds", probs, gold, TWO, "macro_f1", groups=["a"] * 200 + ["b"] * 200)
+    assert set(decision.groups) == {"a", "b"}
+    assert decision.groups["a"][0] < 0.3 < 0.7 < decision.groups["b"][0]
+    assert Decision.from_dict(decision.to_dict()).groups["b"].tolist() == decision.groups["b"].tolist()

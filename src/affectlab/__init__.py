@@ -1,5 +1,31 @@
-"""affectlab: emotion and affect analysis of text in English, Ukrainian and Spanish."""
+"""affectlab: emotion and affect analysis of text in English, Ukrainian and Spanish.
+
+>>> import affectlab
+>>> affectlab.detect("Я так чекала на цей день!")[0].labels
+['joy']
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+__all__ = ["__version__", "detect", "load_detector"]
+
+if TYPE_CHECKING:
+    from affectlab.detection import Detection
+    from affectlab.models import Detector
+
+
+def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detection]:
+    """Detect emotions with the embedded default detector; see :func:`affectlab.detection.detect`."""
+    from affectlab.detection import detect as _detect
+
+    return _detect(texts, taxonomy=taxonomy, **options)
+
+
+def load_detector(model: str = "default", taxonomy: str = "ekman") -> Detector:
+    """The default head for ``taxonomy`` or a saved detector directory (``fit / predict_proba / predict``)."""
+    from affectlab.detection import get_detector
+
+    return get_detector(model, taxonomy)

@@ -9,7 +9,7 @@ import click
 import typer
 
 from affectlab import __version__
-from affectlab.cli import datasets_cmd, eval_cmd, train_cmd
+from affectlab.cli import build_cmd, datasets_cmd, detect_cmd, eval_cmd, train_cmd
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
 
@@ -21,9 +21,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-app.add_typer(datasets_cmd.app, name="datasets")
-app.command("train")(train_cmd.train)
+app.command("detect")(detect_cmd.detect_command)
 app.command("eval")(eval_cmd.evaluate_command)
+app.command("train")(train_cmd.train)
+app.add_typer(datasets_cmd.app, name="datasets")
+app.command("build-default")(build_cmd.build_default_command)
 
 
 def _version(value: bool) -> None:

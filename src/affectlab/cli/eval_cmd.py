@@ -28,7 +28,10 @@ from affectlab.models import create_detector, is_model_dir, load_detector
 
 def evaluate_command(
     model: str = typer.Option(
-        ..., "--model", "-m", help="A model kind (trained on the dataset first) or a saved model directory."
+        ...,
+        "--model",
+        "-m",
+        help="'default' (the shipped heads), a model kind (trained on the dataset first) or a saved model directory.",
     ),
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
     split: str = typer.Option("test", "--split", "-s", help="Split to score."),
@@ -48,7 +51,13 @@ def evaluate_command(
     options = file_options(text_col, label_col, label_sep, split_col, context_col)
     with stage_progress(not as_json) as progress:
         training = None
-        if is_model_dir(model):
+        if model == "default":
+            from affectlab.models.default import head_for, load_default
+
+            progress(f"loading {dataset}")
+            spec, data = resolve_dataset(dataset, data_dir, options)
+            detector = load_default(head_for(spec.label_space))
+        elif is_model_dir(model):
             progress(f"loading model {model}")
             detector = load_detector(model)
             progress(f"loading {dataset}")

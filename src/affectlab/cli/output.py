@@ -41,6 +41,30 @@ def stage_progress(enabled: bool = True) -> Iterator[Any]:
         yield lambda stage: progress.update(task, description=stage)
 
 
+@contextmanager
+def file_progress(enabled: bool = True) -> Iterator[Any]:
+    """A progress bar with rows done and ETA on stderr; yields a callback taking the scorer's progress report."""
+    if not enabled or not stderr.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=stderr, transient=True) as progress:
+        task = progress.add_task("scoring", total=1.0)
+
+        def update(report: Any) -> None:
+            progress.update(task, completed=report.fraction, description=f"{report.rows_done} rows")
+
+        yield update
+
+
 def print_scores(record: dict[str, Any]) -> None:
     """The scores of EmoBench-UA Table 1 (per-label F1, macro precision/recall/F1), one row per label so that
     28 GoEmotions labels fit a terminal too, then the primary metric with its 95 % bootstrap interval."""

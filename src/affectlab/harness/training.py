@@ -30,16 +30,25 @@ def _quiet(_stage: str) -> None:
 
 
 def train_detector(
-    model: Detector, spec: DatasetSpec, data: Any, tune: bool = True, progress: Progress = _quiet
+    model: Detector,
+    spec: DatasetSpec,
+    data: Any,
+    tune: bool = True,
+    progress: Progress = _quiet,
+    cv_thresholds: bool | None = None,
 ) -> dict[str, Any]:
     """Fit ``model`` on ``data["train"]`` and tune its decision on ``data["dev"]`` (when there is one) for the
     dataset's primary metric. Returns a summary: sizes, seconds and the tuned decision. Dataset texts go through
-    the embedding cache, so training again or evaluating later does not embed them again."""
+    the embedding cache, so training again or evaluating later does not embed them again. ``cv_thresholds``
+    forces (True) or forbids (False) adding out-of-fold train predictions to the threshold tuning; by default they
+    are added when train has at most ``CV_THRESHOLD_MAX_TRAIN`` texts."""
     with embedding_cache():
-        return _train(model, spec, data, tune, progress)
+        return _train(model, spec, data, tune, progress, cv_thresholds)
 
 
-def _train(model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: Progress) -> dict[str, Any]:
+def _train(
+    model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: Progress, cv_thresholds: bool | None
+) -> dict[str, Any]:
     if "train" not in data:
         raise InputError(
             f"dataset {spec.name!r} has no train split to train on (splits: {', '.join(data)}); "
@@ -58,7 +67,8 @@ def _train(model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: 
         y_dev = space.encode(dev["labels"])
         probs = _dev_probabilities(model, dev, y_dev, spec)
         groups = detect_languages(as_inputs(dev))
-        if model.rule() == "thresholds" and len(train) <= CV_THRESHOLD_MAX_TRAIN:
+        use_cv = len(train) <= CV_THRESHOLD_MAX_TRAIN if cv_thresholds is None else cv_thresholds
+        if model.rule() == "thresholds" and use_cv:
             progress(f"adding {CV_FOLDS}-fold out-of-fold predictions on train for the thresholds")
             probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
             y_dev = np.vstack([y_dev, y_train])

@@ -102,10 +102,14 @@ class Detector:
 
     def predict(self, X: Any) -> np.ndarray:
         """The 0/1 label matrix after the shared decision step (per-language values where the decision has them)."""
-        assert self.decision_ is not None
         inputs = as_inputs(X)
-        groups = detect_languages(inputs) if self.decision_.groups else None
-        return self.decision_.apply(self.predict_proba(inputs), self.label_space, groups)
+        return self.decide(self.predict_proba(inputs), inputs)
+
+    def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
+        """Apply the decision to probabilities already computed for ``X``."""
+        assert self.decision_ is not None
+        groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
+        return self.decision_.apply(probs, self.label_space, groups)
 
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""

@@ -1,8 +1,5 @@
 """Logistic-regression heads shared by the detectors that learn linear weights over some features
 (TF-IDF n-grams, sentence embeddings): fitting with scikit-learn, and scoring from the saved weights.
-
-In a multi-label 0/1 matrix ``Y``, a cell of ``-1`` means "not annotated" (for example disgust in SemEval-2025
-English, which has no disgust column); that row is left out of that label's classifier only.
 """
 
 from __future__ import annotations
@@ -44,11 +41,8 @@ def fit_linear(
 
 
 def _fit_binary(X: Any, y: np.ndarray, classifier: Any) -> tuple[np.ndarray, float]:
-    known = y >= 0
-    if not known.all():
-        X, y = X[np.flatnonzero(known)], y[known]
-    if len(y) == 0 or y.min() == y.max():  # never (or always) seen: a constant, confident answer
-        return np.zeros(X.shape[1]), -CONSTANT_LOGIT if len(y) == 0 or y.max() == 0 else CONSTANT_LOGIT
+    if y.min() == y.max():  # a label never (or always) seen in training: a constant, confident answer
+        return np.zeros(X.shape[1]), -CONSTANT_LOGIT if y.max() == 0 else CONSTANT_LOGIT
     clf = classifier("liblinear").fit(X, y)
     return clf.coef_[0], float(clf.intercept_[0])
 

