@@ -32,12 +32,12 @@ class Detection:
         return out
 
 
-def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekman") -> Detector:
-    """The shipped default head for ``taxonomy``, or a saved detector directory."""
+def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekman", fast: bool = False) -> Detector:
+    """The shipped default head for ``taxonomy`` (``fast``: its n-gram member only), or a saved detector."""
     if str(model) == "default":
         from affectlab.models.default import load_default
 
-        return load_default(taxonomy)
+        return load_default(taxonomy, fast)
     if not is_model_dir(str(model)):
         raise InputError(f"{str(model)!r} is neither 'default' nor a saved model directory")
     return load_detector(model)
@@ -56,16 +56,18 @@ def detect(
     context: Sequence[str] | None = None,
     top_k: int | None = None,
     model: str | os.PathLike[str] = "default",
+    fast: bool = False,
 ) -> list[Detection]:
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
     (``ekman``, ``goemotions``, ``emocontext``) or the saved detector ``model``.
 
     ``context`` gives earlier dialogue turns (the same for every text; EmoContext reads the last two). ``top_k``
     keeps only the k labels with the highest probability among those predicted, and at least the top one.
+    ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
     """
     items = [texts] if isinstance(texts, str) else list(texts)
     check_texts(items)
-    detector = get_detector(model, taxonomy)
+    detector = get_detector(model, taxonomy, fast)
     inputs = Inputs(texts=items, contexts=[list(context or [])] * len(items), langs=[""] * len(items))
     probs = detector.predict_proba(inputs)
     predicted = detector.decide(probs, inputs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import typer
@@ -9,8 +10,9 @@ from rich.table import Table
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stdout
-from affectlab.detection import Detection, detect
+from affectlab.detection import Detection, detect, get_detector
 from affectlab.errors import InputError
+from affectlab.models import Detector
 
 BAR_WIDTH = 24
 
@@ -21,6 +23,7 @@ def detect_command(
     context: list[str] | None = typer.Option(None, "--context", "-c", help="An earlier dialogue turn (repeatable)."),
     top_k: int | None = typer.Option(None, "--top-k", min=1, help="Keep at most K predicted labels per text."),
     model: str = typer.Option("default", "--model", "-m", help="'default' or a saved model directory."),
+    fast: bool = typer.Option(False, "--fast", help="N-gram heads only: no encoder, much faster, less accurate."),
     input_file: Path | None = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet."),
     output_file: Path | None = typer.Option(None, "--output", "-o", help="Where to write the scored file."),
     text_col: str = typer.Option("text", "--text-col", help="Input file column holding the text."),
@@ -29,11 +32,11 @@ def detect_command(
 ) -> None:
     """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
     if input_file is not None:
-        _detect_file(input_file, output_file, text_col, taxonomy, model, batch_size, as_json)
+        _detect_file(input_file, output_file, text_col, get_detector(model, taxonomy, fast), batch_size, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
-    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=model)
+    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=model, fast=fast)
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
@@ -56,21 +59,13 @@ def _print_detection(result: Detection) -> None:
 
 
 def _detect_file(
-    input_file: Path,
-    output_file: Path | None,
-    text_col: str,
-    taxonomy: str,
-    model: str,
-    batch_size: int,
-    as_json: bool,
+    input_file: Path, output_file: Path | None, text_col: str, detector: Detector, batch_size: int, as_json: bool
 ) -> None:
     from affectlab.batchfile import score_file
     from affectlab.cli.output import file_progress
-    from affectlab.detection import get_detector
 
     if output_file is None:
         raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
-    detector = get_detector(model, taxonomy)
     space = detector.label_space
 
     def predict(batch: list[str]) -> tuple[object, list[list[str]]]:
@@ -81,7 +76,7 @@ def _detect_file(
         summary = score_file(
             input_file, output_file, predict, space.labels, text_col=text_col, batch_size=batch_size, progress=progress
         )
-    report = summary.to_dict()
+    report = {**dataclasses.asdict(summary), "output_path": str(summary.output_path)}
     if as_json:
         print_json(report)
         return

@@ -11,7 +11,7 @@ import numpy as np
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import primary_score
-from affectlab.metrics.thresholds import fit_decision
+from affectlab.metrics.thresholds import Decision, fit_decision
 from affectlab.models.base import Detector, Inputs
 from affectlab.models.embedding import EmbeddingLogisticRegression
 from affectlab.models.keywords import KeywordDetector
@@ -39,6 +39,8 @@ class EnsembleDetector(Detector):
         self.members_ = [MEMBER_KINDS[m](**p) for m, p in zip(self.params["members"], member_params, strict=True)]
         weights = self.params["weights"] or [1.0 / len(self.members_)] * len(self.members_)
         self.weights_ = np.asarray(weights, dtype=np.float64)
+        self.fast_decision_: Decision | None = None
+        """Optional decision for the last member alone (the default heads' fast, n-gram-only profile)."""
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         for member in self.members_:
@@ -57,10 +59,13 @@ class EnsembleDetector(Detector):
             state, member_arrays = member._get_state()
             states.append(state)
             arrays.update({f"member{i}/{key}": value for key, value in member_arrays.items()})
-        return {"members": states, "weights": self.weights_.tolist()}, arrays
+        fast = self.fast_decision_.to_dict() if self.fast_decision_ is not None else None
+        return {"members": states, "weights": self.weights_.tolist(), "fast_decision": fast}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         self.weights_ = np.asarray(state["weights"], dtype=np.float64)
+        fast = state.get("fast_decision")
+        self.fast_decision_ = Decision.from_dict(fast) if fast else None
         for i, (member, member_state) in enumerate(zip(self.members_, state["members"], strict=True)):
             prefix = f"member{i}/"
             member.label_space_ = self.label_space

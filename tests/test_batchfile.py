@@ -1,0 +1,351 @@
+"""Streaming a text file through a predict function with score_file: formats, bad rows, errors and resume."""
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from affectlab.batchfile import ScoreProgress, score_file
+from affectlab.errors import DataNotFoundError, InputError
+
+LABELS = ("excited", "curious")
+SCORE_COLUMNS = ["score_excited", "score_curious"]
+TEXTS = ["What a day!!", "Is it raining?", 'He said "no", then left.', "Так чекала!", "Why?! Really?!", "calm"]
+
+
+class PunctuationPredictor:
+    """A real, deterministic detector: excitement from '!' and curiosity from '?'; records what it was asked."""
+
+    def __init__(self, fail_on_call: int | None = None) -> None:
+        self.fail_on_call = fail_on_call
+        self.batch_sizes: list[int] = []
+        self.texts: list[str] = []
+
+    def __call__(self, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
+        if len(self.batch_sizes) + 1 == self.fail_on_call:
+            raise RuntimeError("the model server went away")
+        self.batch_sizes.append(len(texts))
+        self.texts += texts
+        probs = np.array([expected_scores(text) for text in texts]).reshape(len(texts), len(LABELS))
+        return probs, [[name for name, p in zip(LABELS, row, strict=True) if p >= 0.5] for row in probs]
+
+
+def expected_scores(text: str) -> list[float]:
+    bangs, questions = text.count("!"), text.count("?")
+    return [bangs / (bangs + 1), questions / (questions + 2)]
+
+
+def write_input(path: Path, rows: list[dict[str, str]]) -> Path:
+    """Write rows of strings in the format of the path's extension (.txt: the text column only)."""
+    suffix = path.suffix
+    if suffix == ".txt":
+        path.write_text("".join(row["text"] + "\n" for row in rows), encoding="utf-8")
+    elif suffix == ".jsonl":
+        path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    elif suffix == ".parquet":
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    else:
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            writer = csv.DictWriter(file, fieldnames=list(rows[0]), delimiter="\t" if suffix == ".tsv" else ",")
+            writer.writeheader()
+            writer.writerows(rows)
+    return path
+
+
+def read_output(path: Path) -> list[dict]:
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    if path.suffix == ".parquet":
+        return pq.read_table(path).to_pylist()
+    with open(path, encoding="utf-8", newline="") as file:
+        return list(csv.DictReader(file, delimiter="\t" if path.suffix == ".tsv" else ","))
+
+
+def sample_rows(n: int = len(TEXTS)) -> list[dict[str, str]]:
+    return [{"id": f"r{i}", "text": TEXTS[i % len(TEXTS)] + " #" * (i // len(TEXTS)), "lang": "en"} for i in range(n)]
+
+
+@pytest.mark.parametrize("output_suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
+@pytest.mark.parametrize("input_suffix", [".csv", ".tsv", ".jsonl", ".txt", ".parquet"])
+def test_every_input_format_to_every_output_format_keeps_columns_and_adds_scores(tmp_path, input_suffix, output_suffix):
+    rows = sample_rows()
+    if input_suffix == ".txt":
+        rows = [{"text": row["text"]} for row in rows]
+    source = write_input(tmp_path / f"in{input_suffix}", rows)
+    output = tmp_path / f"out{output_suffix}"
+
+    summary = score_file(source, output, PunctuationPredictor(), LABELS, batch_size=4)
+
+    written = read_output(output)
+    assert list(written[0]) == [*rows[0], *SCORE_COLUMNS, "labels", "error"]
+    assert [{key: row[key] for key in rows[0]} for row in written] == rows
+    for row in written:
+        assert [float(row[column]) for column in SCORE_COLUMNS] == pytest.approx(expected_scores(row["text"]), abs=1e-6)
+        assert row["error"] == ""
+    labels = [row["labels"] for row in written]
+    if output_suffix == ".jsonl":
+        assert labels[:2] == [["excited"], []]
+    else:
+        assert labels[:2] == ["excited", ""]
+    assert labels[4] == (["excited", "curious"] if output_suffix == ".jsonl" else "excited,curious")
+    assert (summary.rows_written, summary.rows_skipped_resumed, summary.bad_rows) == (len(rows), 0, [])
+    assert not (tmp_path / f"out{output_suffix}.progress.json").exists()
+    assert not (tmp_path / f".out{output_suffix}.parts").exists()
+
+
+def test_csv_scores_are_rounded_to_six_decimals(tmp_path):
+    source = write_input(tmp_path / "in.csv", [{"text": "Sure?"}])
+    score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert read_output(tmp_path / "out.csv")[0]["score_curious"] == "0.333333"
+
+
+def test_empty_and_whitespace_rows_are_reported_by_number_and_the_rest_scored(tmp_path):
+    texts = ["Hi!", "", "Why?", "   ", "\t", "ok"]
+    source = write_input(tmp_path / "in.csv", [{"id": str(i), "text": text} for i, text in enumerate(texts)])
+    predictor = PunctuationPredictor()
+
+    summary = score_file(source, tmp_path / "out.csv", predictor, LABELS, batch_size=2)
+
+    assert summary.bad_rows == [(2, "empty text"), (4, "empty text"), (5, "empty text")]
+    assert predictor.texts == ["Hi!", "Why?", "ok"]
+    assert predictor.batch_sizes == [1, 1, 1]  # the all-bad batch (rows 4-5) never reached predict
+    written = read_output(tmp_path / "out.csv")
+    assert [row["error"] for row in written] == ["", "empty text", "", "empty text", "empty text", ""]
+    assert written[1]["score_excited"] == "" and written[1]["labels"] == ""
+    assert written[2]["labels"] == "" and written[2]["score_curious"] == "0.333333"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_texts_with_line_breaks_and_delimiters_survive_a_delimited_round_trip(tmp_path, suffix):
+    rows = [{"text": "two\nlines!", "note": "a,b\tc"}, {"text": "old mac\rbreak?", "note": '"quoted"'}]
+    source = write_input(tmp_path / f"in{suffix}", rows)
+    score_file(source, tmp_path / f"out{suffix}", PunctuationPredictor(), LABELS)
+    written = read_output(tmp_path / f"out{suffix}")
+    assert [{"text": row["text"], "note": row["note"]} for row in written] == rows
+    assert [row["labels"] for row in written] == ["excited", ""]
+
+
+def test_blank_lines_of_a_txt_file_are_rows(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("Hello!\n\nAnyone?\r\n", encoding="utf-8")
+    summary = score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS)
+    assert [row["text"] for row in read_output(tmp_path / "out.jsonl")] == ["Hello!", "", "Anyone?"]
+    assert summary.bad_rows == [(2, "empty text")]
+
+
+def test_missing_null_and_non_string_texts_in_json_lines_are_bad_rows(tmp_path):
+    source = tmp_path / "in.jsonl"
+    records = [{"id": 1, "text": "Yes!"}, {"id": 2}, {"id": 3, "text": None}, {"id": 4, "text": 42}]
+    source.write_text("\n".join(json.dumps(record) for record in records) + "\n\n", encoding="utf-8")
+
+    summary = score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS)
+
+    assert summary.bad_rows == [(2, "missing text"), (3, "missing text"), (4, "text is a int, not a string")]
+    written = read_output(tmp_path / "out.jsonl")
+    assert [row["id"] for row in written] == [1, 2, 3, 4]  # JSON types are kept in a JSON Lines output
+    assert written[1]["score_excited"] is None and written[1]["labels"] == []
+
+
+def test_csv_row_with_the_wrong_number_of_fields_is_a_bad_row(tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("id,text\n1,Hi!\n2,Oh, no!\n3\n4,Fine\n", encoding="utf-8")
+    summary = score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert summary.bad_rows == [(2, "3 fields, but the header has 2"), (3, "1 fields, but the header has 2")]
+    assert [row["text"] for row in read_output(tmp_path / "out.csv")] == ["Hi!", "Oh", "", "Fine"]
+
+
+def test_parquet_output_keeps_a_parquet_input_s_column_types(tmp_path):
+    source = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"id": pa.array([7, 8], pa.int64()), "text": ["a!", " "]}), source)
+    score_file(source, tmp_path / "out.parquet", PunctuationPredictor(), LABELS)
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.schema.field("id").type == pa.int64()
+    assert table.column("score_excited").to_pylist() == [0.5, None]
+
+
+def test_json_records_with_new_fields_need_a_json_lines_output(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"text": "a"}\n{"text": "b", "topic": "x"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"record 2 has fields the first record lacks \(topic\)"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS)
+    assert read_output(tmp_path / "out.jsonl")[1]["topic"] == "x"
+
+
+def test_missing_text_column_is_refused_before_anything_is_written(tmp_path):
+    source = write_input(tmp_path / "in.csv", [{"a": "1", "b": "Hi!"}])
+    with pytest.raises(InputError, match=r"in.csv has no column 'text' \(columns: a, b\)"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert list(tmp_path.iterdir()) == [source]
+
+
+def test_input_columns_that_the_output_would_add_are_refused(tmp_path):
+    source = write_input(tmp_path / "in.csv", [{"text": "Hi!", "labels": "joy"}])
+    with pytest.raises(InputError, match=r"already has column\(s\) labels"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".txt"])
+def test_non_utf8_input_is_refused_in_one_line(tmp_path, suffix):
+    source = tmp_path / f"in{suffix}"
+    source.write_bytes("text\nCafé crème!\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"not UTF-8 text \(bad byte at offset 8\)") as caught:
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert "\n" not in str(caught.value)
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_non_utf8_byte_past_the_first_64_kib_names_the_row(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"fine line\n" * 10_000 + "Café\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"in.txt line 10001 is not UTF-8 text \(bad byte at column 4\)"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS, batch_size=256)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".txt", ".parquet"])
+def test_binary_input_is_refused_without_a_traceback(tmp_path, suffix):
+    binary = Path("/bin/ls").read_bytes() if Path("/bin/ls").is_file() else bytes(range(256)) * 512
+    source = tmp_path / f"in{suffix}"
+    source.write_bytes(binary)
+    with pytest.raises(InputError, match=r"not UTF-8 text|not a readable Parquet file"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+@pytest.mark.parametrize(("input_name", "output_name"), [("in.xlsx", "out.csv"), ("in.csv", "out.xml")])
+def test_unsupported_extensions_are_refused(tmp_path, input_name, output_name):
+    source = tmp_path / input_name
+    source.write_text("text\nhi\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"unsupported (input|output) file type"):
+        score_file(source, tmp_path / output_name, PunctuationPredictor(), LABELS)
+
+
+def test_extensions_are_case_insensitive(tmp_path):
+    source = write_input(tmp_path / "in.csv", [{"text": "Hi!"}]).rename(tmp_path / "IN.CSV")
+    score_file(source, tmp_path / "OUT.JSONL", PunctuationPredictor(), LABELS)
+    assert json.loads((tmp_path / "OUT.JSONL").read_text(encoding="utf-8"))["labels"] == ["excited"]
+
+
+def test_missing_input_file(tmp_path):
+    with pytest.raises(DataNotFoundError, match="does not exist"):
+        score_file(tmp_path / "nope.csv", tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+def run_interrupted(source: Path, output: Path, batch_size: int = 4) -> None:
+    """A run whose predict fails on its 3rd batch, leaving two batches written."""
+    with pytest.raises(RuntimeError, match="went away"):
+        score_file(source, output, PunctuationPredictor(fail_on_call=3), LABELS, batch_size=batch_size)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
+def test_rerun_after_a_failed_batch_resumes_and_equals_a_clean_run(tmp_path, suffix):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    clean = tmp_path / "clean" / f"out{suffix}"
+    clean.parent.mkdir()
+    score_file(source, clean, PunctuationPredictor(), LABELS, batch_size=4)
+    output = tmp_path / f"out{suffix}"
+
+    run_interrupted(source, output)
+    sidecar = json.loads((tmp_path / f"out{suffix}.progress.json").read_text(encoding="utf-8"))
+    assert sidecar["rows_done"] == 8
+    predictor = PunctuationPredictor()
+    summary = score_file(source, output, predictor, LABELS, batch_size=4)
+
+    assert (summary.rows_skipped_resumed, summary.rows_written) == (8, 11)
+    assert predictor.texts == [row["text"] for row in sample_rows(19)[8:]]
+    assert output.read_bytes() == clean.read_bytes()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["clean", "in.csv", f"out{suffix}"]
+
+
+def test_interrupted_parquet_run_keeps_its_batches_as_hidden_parts(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.parquet")
+    assert not (tmp_path / "out.parquet").exists()
+    parts = sorted(path.name for path in (tmp_path / ".out.parquet.parts").iterdir())
+    assert parts == ["part-000000.parquet", "part-000001.parquet"]
+
+
+def test_resume_with_another_batch_size_still_equals_a_clean_run(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    score_file(source, tmp_path / "clean.parquet", PunctuationPredictor(), LABELS, batch_size=4)
+    run_interrupted(source, tmp_path / "out.parquet", batch_size=3)
+    score_file(source, tmp_path / "out.parquet", PunctuationPredictor(), LABELS, batch_size=5)
+    assert (tmp_path / "out.parquet").read_bytes() == (tmp_path / "clean.parquet").read_bytes()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_a_half_written_last_line_is_cut_off_on_resume(tmp_path, suffix):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    score_file(source, tmp_path / f"clean{suffix}", PunctuationPredictor(), LABELS, batch_size=4)
+    output = tmp_path / f"out{suffix}"
+    run_interrupted(source, output)
+    with open(output, "ab") as file:  # what a crash in the middle of writing the 3rd batch leaves
+        file.write(b'r8,"half a ro')
+
+    score_file(source, output, PunctuationPredictor(), LABELS, batch_size=4)
+
+    assert output.read_bytes() == (tmp_path / f"clean{suffix}").read_bytes()
+
+
+def test_existing_output_without_a_sidecar_is_refused_and_left_untouched(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows())
+    output = tmp_path / "out.csv"
+    output.write_text("my precious results\n", encoding="utf-8")
+    with pytest.raises(InputError, match="already exists and was not written by an unfinished run"):
+        score_file(source, output, PunctuationPredictor(), LABELS)
+    assert output.read_text(encoding="utf-8") == "my precious results\n"
+    assert not (tmp_path / "out.csv.progress.json").exists()
+
+
+def test_unfinished_output_for_other_labels_is_refused(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv")
+    before = (tmp_path / "out.csv").read_bytes()
+    with pytest.raises(InputError, match="belongs to an unfinished run for another input, text column or labels"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), ["excited", "puzzled"])
+    assert (tmp_path / "out.csv").read_bytes() == before
+
+
+def test_unfinished_output_for_a_changed_input_is_refused(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv")
+    write_input(source, sample_rows(25))
+    with pytest.raises(InputError, match="belongs to an unfinished run for another input"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+def test_sidecar_without_its_output_starts_afresh(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv")
+    (tmp_path / "out.csv").unlink()
+    summary = score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS, batch_size=4)
+    assert (summary.rows_skipped_resumed, summary.rows_written) == (0, 19)
+    assert len(read_output(tmp_path / "out.csv")) == 19
+
+
+def test_large_file_streams_in_batches_with_progress(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("".join(f"line {i}{'!' * (i % 3)}\n" for i in range(20_000)), encoding="utf-8")
+    predictor = PunctuationPredictor()
+    reports: list[ScoreProgress] = []
+
+    summary = score_file(source, tmp_path / "out.csv", predictor, LABELS, batch_size=256, progress=reports.append)
+
+    assert max(predictor.batch_sizes) == 256 and sum(predictor.batch_sizes) == 20_000
+    assert summary.rows_written == 20_000
+    fractions = [report.fraction for report in reports]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert [report.rows_done for report in reports][-1] == 20_000
+    assert reports[-1].eta_seconds == pytest.approx(0.0, abs=1e-6)
+    with open(tmp_path / "out.csv", encoding="utf-8") as file:
+        assert sum(1 for _ in file) == 20_001
+
+
+def test_parquet_progress_counts_rows(tmp_path):
+    source = write_input(tmp_path / "in.parquet", sample_rows(10))
+    reports: list[ScoreProgress] = []
+    score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=4, progress=reports.append)
+    assert [report.fraction for report in reports] == [0.4, 0.8, 1.0]
