@@ -11,7 +11,7 @@ from rich.table import Table
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stdout
 from affectlab.detection import Detection, detect, get_detector
-from affectlab.errors import InputError
+from affectlab.errors import DataNotFoundError, InputError
 from affectlab.models import Detector
 
 BAR_WIDTH = 24
@@ -32,6 +32,8 @@ def detect_command(
 ) -> None:
     """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
     if input_file is not None:
+        if not input_file.is_file():
+            raise DataNotFoundError(f"file {str(input_file)!r} does not exist")
         _detect_file(input_file, output_file, text_col, get_detector(model, taxonomy, fast), batch_size, as_json)
         return
     if not texts:

@@ -1,0 +1,96 @@
+"""``affectlab.detect`` and ``affectlab detect`` with a saved detector (the shipped heads: test_default_heads.py)."""
+
+import csv
+import json
+
+import pytest
+
+import affectlab
+from affectlab.cli import main
+from affectlab.errors import InputError
+from affectlab.models import create_detector
+
+
+@pytest.fixture(scope="module")
+def saved_model(data_dir, tmp_path_factory):
+    from affectlab.datasets import resolve_dataset
+
+    spec, data = resolve_dataset("emobench-ua", data_dir)
+    train = data["train"]
+    model = create_detector("tfidf-lr").fit(train, spec.label_space.encode(train["labels"]), spec.label_space)
+    path = tmp_path_factory.mktemp("models") / "ua"
+    model.save(path)
+    return str(path)
+
+
+def test_detect_returns_labels_and_every_score(saved_model):
+    [result] = affectlab.detect("Мені дуже страшно, я боюся", model=saved_model)
+    assert result.labels == ["fear"]
+    assert set(result.scores) == {"anger", "disgust", "fear", "joy", "sadness", "surprise", "none"}
+    assert result.to_dict()["text"] == "Мені дуже страшно, я боюся"
+
+
+def test_top_k_keeps_the_most_probable_labels(saved_model):
+    results = affectlab.detect(["Радію і водночас сумую", "Ого!"], model=saved_model, top_k=1)
+    assert all(len(r.labels) == 1 for r in results)
+
+
+def test_empty_text_is_refused_by_position(saved_model):
+    with pytest.raises(InputError, match="text 2 is empty"):
+        affectlab.detect(["fine", "   "], model=saved_model)
+
+
+def test_long_text_is_read_and_says_so(saved_model):
+    [result] = affectlab.detect("Я так чекала на цей день! " * 5000, model=saved_model)
+    assert result.labels and result.notes and "first" in result.notes[0]
+
+
+def test_cli_json_is_one_object_per_text(capsys, saved_model):
+    assert main(["detect", "Ура!", "--model", saved_model, "--json"]) == 0
+    single = json.loads(capsys.readouterr().out)
+    assert set(single) == {"text", "labels", "scores"}
+    assert main(["detect", "Ура!", "Жах", "--model", saved_model, "--json"]) == 0
+    assert [r["text"] for r in json.loads(capsys.readouterr().out)] == ["Ура!", "Жах"]
+
+
+def test_cli_prints_a_bar_per_label(capsys, saved_model):
+    assert main(["detect", "Мені страшно", "--model", saved_model]) == 0
+    out = capsys.readouterr().out
+    assert "labels: fear" in out and "█" in out and "surprise" in out
+
+
+def test_cli_scores_a_file_keeping_columns_and_reporting_bad_rows(capsys, saved_model, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("id,message\n1,Мені страшно\n2,\n3,Ура! Свято!\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    code = main(["detect", "--input", str(source), "--text-col", "message", "--output", str(out),
+                 "--model", saved_model, "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rows_written"] == 3 and report["bad_rows"] == [[2, "empty text"]]
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [r["id"] for r in rows] == ["1", "2", "3"]
+    assert rows[0]["labels"] == "fear" and rows[1]["error"] == "empty text" and "score_joy" in rows[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["detect"], "give one or more texts"),
+        (["detect", "   "], "text 1 is empty"),
+        (["detect", "hi", "--taxonomy", "plutchik"], "unknown taxonomy 'plutchik'"),
+        (["detect", "--input", "missing.csv", "--output", "o.csv"], "does not exist"),
+    ],
+)
+def test_cli_bad_input_exits_2(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_wrong_column_in_an_input_file(capsys, saved_model, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("id,message\n1,hello\n", encoding="utf-8")
+    code = main(["detect", "--input", str(source), "--output", str(tmp_path / "o.csv"), "--model", saved_model])
+    assert code == 2 and "no column 'text'" in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()
