@@ -84,3 +84,24 @@ def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
     model = create_detector("ensemble", weights=[0.3, 0.7]).fit(train, space.encode(train["labels"]), space)
     emb, ngram = model.member_probas(test)
     np.testing.assert_allclose(model.predict_proba(test), 0.3 * emb + 0.7 * ngram)
+
+
+def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_dir, tmp_path):
+    from affectlab.datasets import resolve_dataset
+    from affectlab.models.routed import LanguageRoutedDetector
+
+    space, train, _ = emobench_slice
+    eng_spec, eng = resolve_dataset("goemotions-ekman", data_dir)
+    eng_train = eng["train"].select(range(600))
+    uk = create_detector("tfidf-lr").fit(train, space.encode(train["labels"]), space)
+    en = create_detector("tfidf-lr").fit(eng_train, space.encode(eng_train["labels"]), space)
+    router = LanguageRoutedDetector(languages=["uk", "en"], fallback="en")
+    router.set_members({"uk": uk, "en": en})
+    texts = ["Мені дуже страшно", "I am so scared", "Ich habe Angst"]  # German falls back to English
+    probs = router.predict_proba(texts)
+    np.testing.assert_allclose(probs[0], uk.predict_proba(texts[:1])[0])
+    np.testing.assert_allclose(probs[1:], en.predict_proba(texts[1:]))
+    router.save(tmp_path / "r")
+    loaded = load_detector(tmp_path / "r")
+    np.testing.assert_allclose(loaded.predict_proba(texts), probs)
+    np.testing.assert_array_equal(loaded.predict(texts), router.predict(texts))

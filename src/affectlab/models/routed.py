@@ -1,0 +1,104 @@
+"""``by-language``: one detector per language over the same label space, each text sent to the detector of its
+language (the dataset's ``lang`` column, else :mod:`affectlab.langid`), each member deciding with its own
+thresholds.
+
+Why not one head for all languages: with frozen multilingual-e5-small embeddings, one logistic regression trained
+on EmoBench-UA, SemEval-2025 eng/esp and GoEmotions-Ekman together scored lower on every one of them than a head
+trained on that dataset alone (EmoBench-UA test macro-F1 0.41-0.46 joint against 0.47 alone; see BENCHMARKS.md):
+the datasets differ in domain and in annotation conventions more than the shared space can bridge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from affectlab.errors import InputError
+from affectlab.langid import detect_languages
+from affectlab.models.base import Detector, Inputs, as_inputs
+
+
+class LanguageRoutedDetector(Detector):
+    """Members keyed by language code; ``fallback`` names the member for any other language."""
+
+    name = "by-language"
+    description = "one detector per language (uk, en, es), each text routed by its language"
+    defaults = {"languages": ["uk", "en", "es"], "fallback": "en"}
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        if self.params["fallback"] not in self.params["languages"]:
+            raise InputError("the fallback language must be one of the routed languages")
+        self.members_: dict[str, Detector] = {}
+
+    def set_members(self, members: dict[str, Detector]) -> None:
+        """Install trained members (all over this detector's label space)."""
+        missing = set(self.params["languages"]) - set(members)
+        if missing:
+            raise InputError(f"no member for {', '.join(sorted(missing))}")
+        spaces = {member.label_space.labels for member in members.values()}
+        if len(spaces) != 1:
+            raise InputError("routed members must share one label space")
+        self.members_ = dict(members)
+        first = next(iter(members.values()))
+        self.label_space_ = first.label_space
+        self.decision_ = first.decision_
+
+    def route(self, inputs: Inputs) -> dict[str, np.ndarray]:
+        """Row indices per member."""
+        keys = np.array(
+            [lang if lang in self.members_ else self.params["fallback"] for lang in detect_languages(inputs)]
+        )
+        return {lang: np.flatnonzero(keys == lang) for lang in self.members_ if (keys == lang).any()}
+
+    def _subset(self, inputs: Inputs, rows: np.ndarray) -> Inputs:
+        return Inputs(
+            [inputs.texts[i] for i in rows], [inputs.contexts[i] for i in rows], [inputs.langs[i] for i in rows]
+        )
+
+    def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
+        raise InputError("train the members one by one and install them with set_members()")
+
+    def _predict_proba(self, inputs: Inputs) -> np.ndarray:
+        probs = np.zeros((len(inputs), len(self.label_space)))
+        for lang, rows in self.route(inputs).items():
+            probs[rows] = self.members_[lang].predict_proba(self._subset(inputs, rows))
+        return probs
+
+    def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
+        """Each row decided by its language's member."""
+        inputs = as_inputs(X)
+        predicted = np.zeros(probs.shape, dtype=np.int8)
+        for lang, rows in self.route(inputs).items():
+            predicted[rows] = self.members_[lang].decide(probs[rows], self._subset(inputs, rows))
+        return predicted
+
+    def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        states, arrays = {}, {}
+        for lang, member in self.members_.items():
+            state, member_arrays = member._get_state()
+            states[lang] = {
+                "model": member.name,
+                "params": member.params,
+                "decision": member.decision_.to_dict() if member.decision_ else None,
+                "state": state,
+            }
+            arrays.update({f"{lang}/{key}": value for key, value in member_arrays.items()})
+        return {"members": states}, arrays
+
+    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        from affectlab.models import MODELS
+
+        members = {}
+        for lang, saved in state["members"].items():
+            prefix = f"{lang}/"
+            config = {
+                "params": saved["params"],
+                "label_space": self.label_space.to_dict(),
+                "decision": saved["decision"],
+                "state": saved["state"],
+            }
+            member_arrays = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+            members[lang] = MODELS.get(saved["model"]).from_saved(config, member_arrays)
+        self.members_ = members

@@ -1,0 +1,61 @@
+"""The shipped default heads: they load, fit the size budget, and reproduce the scores recorded in their model
+card (scores.json) on the first rows of each test split."""
+
+import json
+
+import pytest
+
+import affectlab
+from affectlab.cli import main
+from affectlab.datasets import resolve_dataset
+from affectlab.harness.evaluation import evaluate
+from affectlab.models.default import HEADS_DIR, SLICE_ROWS, TAXONOMIES, load_default, shipped_scores
+
+RECORD = shipped_scores()["heads"]
+
+
+def test_every_head_is_shipped_with_its_scores():
+    assert set(RECORD) == set(TAXONOMIES)
+    for head in TAXONOMIES:
+        assert (HEADS_DIR / head / "config.json").is_file()
+
+
+def test_heads_fit_the_60_mb_budget():
+    total = sum(path.stat().st_size for path in HEADS_DIR.rglob("*") if path.is_file())
+    assert total <= 60 * 1024 * 1024
+
+
+@pytest.mark.parametrize("head", TAXONOMIES)
+def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
+    model = load_default(head)
+    for dataset, recorded in RECORD[head]["scores"].items():
+        spec, data = resolve_dataset(dataset, data_dir)
+        rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
+        score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
+        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.005), dataset
+
+
+def test_default_detects_ukrainian_english_and_spanish_joy():
+    results = affectlab.detect(["Я так чекала на цей день!", "Best day ever, I love it!", "¡Qué alegría!"])
+    assert all("joy" in r.labels for r in results)
+
+
+def test_fast_profile_needs_no_encoder():
+    [result] = affectlab.detect("Мені дуже страшно", fast=True)
+    assert "fear" in result.labels
+
+
+def test_other_taxonomies_and_dialogue_context(capsys):
+    assert main(["detect", "thank you so much, this is wonderful", "--taxonomy", "goemotions", "--json"]) == 0
+    assert "gratitude" in json.loads(capsys.readouterr().out)["labels"]
+    args = ["detect", "i hate you so much", "--taxonomy", "emocontext", "--context", "you are stupid",
+            "--context", "what did you say", "--json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["labels"] == ["angry"]
+
+
+def test_eval_default_on_a_user_file_with_ekman_labels(capsys, tmp_path):
+    path = tmp_path / "mine.csv"
+    path.write_text("text,label\nЯ так чекала на цей день!,радість\nМені страшно,страх\n", encoding="utf-8")
+    assert main(["eval", "--model", "default", "--dataset", str(path), "--json", "--bootstrap", "10"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == 2
