@@ -20,10 +20,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from affectlab.datasets import DatasetSpec, resolve_dataset
 from affectlab.errors import InputError, ModelFileError
 from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import Progress, _quiet, train_detector
+from affectlab.harness.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
 from affectlab.metrics.thresholds import fit_decision
 from affectlab.models import Detector, create_detector, load_detector
@@ -91,7 +93,7 @@ def _joined(
         languages=(),
         splits=("train", "dev"),
         loader=lambda _dir: joined,
-        source=" + ".join(recipe.datasets),
+        source=" + ".join(names),
         license="",
         citation="",
     )
@@ -107,10 +109,20 @@ def build_member(
     model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
     assert isinstance(model, EnsembleDetector)
     summary = train_detector(model, spec, data, progress=progress)
-    progress("tuning the decision of the fast (n-gram only) profile on dev")
-    dev_probs = model.members_[FAST_MEMBER].predict_proba(data["dev"])
+    progress("tuning the decision of the fast (n-gram only) profile")
+    fast = model.members_[FAST_MEMBER]
+    probs, gold = fast.predict_proba(data["dev"]), recipe.space.encode(data["dev"]["labels"])
+    if model.rule() == "thresholds" and len(data["train"]) <= CV_THRESHOLD_MAX_TRAIN:
+        y_train = recipe.space.encode(data["train"]["labels"])
+        probs = np.vstack([probs, out_of_fold_proba(fast, data["train"], y_train)])
+        gold = np.vstack([gold, y_train])
     model.fast_decision_ = fit_decision(
-        model.rule(), dev_probs, recipe.space.encode(data["dev"]["labels"]), recipe.space, recipe.primary_metric
+        model.rule(),
+        probs,
+        gold,
+        recipe.space,
+        recipe.primary_metric,
+        train_prior=recipe.space.encode(data["train"]["labels"]).mean(axis=0),
     )
     return model, summary
 
@@ -175,26 +187,38 @@ def build_default(
 ) -> dict[str, Any]:
     """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there."""
     out = Path(out_dir)
-    scores_path = out / SCORES_FILE
-    record = json.loads(scores_path.read_text()) if scores_path.is_file() else {"heads": {}}
     for name in heads:
         if name not in RECIPES:
             raise InputError(f"unknown head {name!r} (heads: {', '.join(TAXONOMIES)})")
+    for name in heads:
         recipe = RECIPES[name]
         started = time.perf_counter()
         model, summary = build_head(recipe, data_dir, progress)
         progress(f"scoring the {name} head on its test splits")
         scores = score_head(model, recipe, data_dir)
         model.save(out / name, extra={"training": summary, "routes": recipe.routes})
-        record["heads"][name] = {
-            "routes": recipe.routes,
-            "weights": ensemble_weights(model),
-            "build_seconds": round(time.perf_counter() - started, 1),
-            "scores": scores,
-        }
-        out.mkdir(parents=True, exist_ok=True)
-        scores_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    return record
+        _record_scores(
+            out / SCORES_FILE,
+            name,
+            {
+                "routes": recipe.routes,
+                "weights": ensemble_weights(model),
+                "build_seconds": round(time.perf_counter() - started, 1),
+                "scores": scores,
+            },
+        )
+    return json.loads((out / SCORES_FILE).read_text(encoding="utf-8"))
+
+
+def _record_scores(path: Path, head: str, entry: dict[str, Any]) -> None:
+    """Put one head's entry into the scores file, keeping the other heads' entries (read just before writing)."""
+    record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"heads": {}}
+    record["heads"][head] = entry
+    record["heads"] = {name: record["heads"][name] for name in TAXONOMIES if name in record["heads"]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
 
 
 @cache

@@ -1,0 +1,38 @@
+"""Print the test-score table of MODEL_CARD.md from the scores recorded by ``affectlab build-default``
+(``src/affectlab/models/default_heads/scores.json``), beside the papers' numbers and the issue's targets.
+
+    python benchmarks/model_card_scores.py
+"""
+
+from __future__ import annotations
+
+from affectlab.models.default import SLICE_ROWS, shipped_scores
+
+REFERENCE = {
+    "emobench-ua": ("0.58", "LaBSE fine-tuned 0.57, multilingual-E5-large fine-tuned 0.62, DeepSeek-V3 prompted 0.65"),
+    "goemotions": ("0.50", "BERT-base 0.46 (Table 4)"),
+    "goemotions-ekman": ("0.64", "BERT-base 0.64 (Table 6)"),
+    "emocontext": ("0.76", "winner 0.7959, official baseline 0.5861 (Table 5)"),
+    "semeval2025-esp": ("reported", "no row in our papers"),
+    "semeval2025-eng": ("reported", "no row in our papers"),
+}
+
+
+def main() -> None:
+    print(
+        "| head | test set | metric | affectlab default (95 % CI) | target | papers | macro-F1 | "
+        f"first {SLICE_ROWS} rows |"
+    )
+    print("|---|---|---|---|---|---|---:|---:|")
+    for head, info in shipped_scores()["heads"].items():
+        for dataset, s in info["scores"].items():
+            target, papers = REFERENCE.get(dataset, ("", ""))
+            low, high = s["test_ci95"]
+            print(
+                f"| {head} | {dataset} | {s['metric']} | **{s['test']:.3f}** ({low:.3f}-{high:.3f}) | {target} | "
+                f"{papers} | {s['macro_f1']:.3f} | {s[f'first_{SLICE_ROWS}']:.3f} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
