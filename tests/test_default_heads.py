@@ -48,8 +48,17 @@ def test_fast_profile_needs_no_encoder():
 def test_other_taxonomies_and_dialogue_context(capsys):
     assert main(["detect", "thank you so much, this is wonderful", "--taxonomy", "goemotions", "--json"]) == 0
     assert "gratitude" in json.loads(capsys.readouterr().out)["labels"]
-    args = ["detect", "i hate you so much", "--taxonomy", "emocontext", "--context", "you are stupid",
-            "--context", "what did you say", "--json"]
+    args = [
+        "detect",
+        "i hate you so much",
+        "--taxonomy",
+        "emocontext",
+        "--context",
+        "you are stupid",
+        "--context",
+        "what did you say",
+        "--json",
+    ]
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out)["labels"] == ["angry"]
 

@@ -63,8 +63,20 @@ def test_cli_scores_a_file_keeping_columns_and_reporting_bad_rows(capsys, saved_
     source = tmp_path / "in.csv"
     source.write_text("id,message\n1,Мені страшно\n2,\n3,Ура! Свято!\n", encoding="utf-8")
     out = tmp_path / "out.csv"
-    code = main(["detect", "--input", str(source), "--text-col", "message", "--output", str(out),
-                 "--model", saved_model, "--json"])
+    code = main(
+        [
+            "detect",
+            "--input",
+            str(source),
+            "--text-col",
+            "message",
+            "--output",
+            str(out),
+            "--model",
+            saved_model,
+            "--json",
+        ]
+    )
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     assert report["rows_written"] == 3 and report["bad_rows"] == [[2, "empty text"]]

@@ -91,7 +91,7 @@ def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_d
     from affectlab.models.routed import LanguageRoutedDetector
 
     space, train, _ = emobench_slice
-    eng_spec, eng = resolve_dataset("goemotions-ekman", data_dir)
+    _, eng = resolve_dataset("goemotions-ekman", data_dir)
     eng_train = eng["train"].select(range(600))
     uk = create_detector("tfidf-lr").fit(train, space.encode(train["labels"]), space)
     en = create_detector("tfidf-lr").fit(eng_train, space.encode(eng_train["labels"]), space)
