@@ -15,7 +15,6 @@ import argparse
 import json
 import platform
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -74,14 +73,14 @@ def time_pipeline(texts: list[str], batch_size: int = 32) -> float:
 
 
 def cold_start(text: str, fast: bool) -> dict[str, float]:
-    """Seconds from process start to the first result of ``affectlab detect TEXT --json``, and its peak memory."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Seconds from process start to the first result of ``affectlab detect TEXT --json``, and the process's peak
+    resident memory (GNU time's maximum RSS)."""
     command = [sys.executable, "-m", "affectlab", "detect", text, "--json"] + (["--fast"] if fast else [])
     started = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True)
+    done = subprocess.run(["/usr/bin/time", "-f", "%M", *command], check=True, capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return {"seconds": round(seconds, 2), "peak_rss_mib": round(max(peak_kib, before) / 1024, 1)}
+    peak_kib = int(done.stderr.strip().splitlines()[-1])
+    return {"seconds": round(seconds, 2), "peak_rss_mib": round(peak_kib / 1024, 1)}
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.langid import detect_languages
 from affectlab.models import Detector, Inputs, is_model_dir, load_detector
 from affectlab.models.encoders import MAX_CHARS
 
@@ -68,7 +69,8 @@ def detect(
     items = [texts] if isinstance(texts, str) else list(texts)
     check_texts(items)
     detector = get_detector(model, taxonomy, fast)
-    inputs = Inputs(texts=items, contexts=[list(context or [])] * len(items), langs=[""] * len(items))
+    unknown = Inputs(texts=items, contexts=[list(context or [])] * len(items), langs=[""] * len(items))
+    inputs = Inputs(items, unknown.contexts, detect_languages(unknown))  # once, not once per routing step
     probs = detector.predict_proba(inputs)
     predicted = detector.decide(probs, inputs)
     space = detector.label_space

@@ -12,7 +12,8 @@ from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stdout
 from affectlab.detection import Detection, detect, get_detector
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.models import Detector
+from affectlab.langid import detect_languages
+from affectlab.models import Detector, Inputs
 
 BAR_WIDTH = 24
 
@@ -71,8 +72,10 @@ def _detect_file(
     space = detector.label_space
 
     def predict(batch: list[str]) -> tuple[object, list[list[str]]]:
-        probs = detector.predict_proba(batch)
-        return probs, space.decode(detector.decide(probs, batch))
+        unknown = Inputs(batch, [[] for _ in batch], [""] * len(batch))
+        inputs = Inputs(batch, unknown.contexts, detect_languages(unknown))
+        probs = detector.predict_proba(inputs)
+        return probs, space.decode(detector.decide(probs, inputs))
 
     with file_progress(not as_json) as progress:
         summary = score_file(
