@@ -68,3 +68,16 @@ def test_eval_default_on_a_user_file_with_ekman_labels(capsys, tmp_path):
     path.write_text("text,label\nЯ так чекала на цей день!,радість\nМені страшно,страх\n", encoding="utf-8")
     assert main(["eval", "--model", "default", "--dataset", str(path), "--json", "--bootstrap", "10"]) == 0
     assert json.loads(capsys.readouterr().out)["n"] == 2
+
+
+def test_eval_default_fast_profile(capsys, tmp_path):
+    path = tmp_path / "mine.csv"
+    path.write_text("text,label\nthank you so much!,gratitude\nwhat a great day,joy\n", encoding="utf-8")
+    args = ["eval", "--model", "default", "--fast", "--dataset", str(path), "--json", "--bootstrap", "10"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["model"] == "tfidf-lr"
+
+
+def test_fast_applies_only_to_the_default(capsys):
+    assert main(["eval", "--model", "tfidf-lr", "--fast", "--dataset", "emobench-ua"]) == 2
+    assert "--fast applies only" in capsys.readouterr().err

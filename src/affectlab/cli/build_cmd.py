@@ -13,7 +13,7 @@ from affectlab.cli.output import print_json, stage_progress, stdout
 def build_default_command(
     data_dir: Path | None = DataDir,
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Where to write the heads [default: inside the package]."
+        None, "--out", "-o", help="Where to write the heads (default: inside the package)."
     ),
     heads: list[str] | None = typer.Option(
         None, "--head", help="Only this head (repeatable): ekman, goemotions, emocontext."

@@ -21,6 +21,7 @@ from affectlab.cli.options import (
 )
 from affectlab.cli.output import print_json, print_scores, stage_progress
 from affectlab.datasets import resolve_dataset
+from affectlab.errors import InputError
 from affectlab.harness.evaluation import evaluate
 from affectlab.harness.training import train_detector
 from affectlab.models import create_detector, is_model_dir, load_detector
@@ -35,6 +36,7 @@ def evaluate_command(
     ),
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
     split: str = typer.Option("test", "--split", "-s", help="Split to score."),
+    fast: bool = typer.Option(False, "--fast", help="With --model default: the fast profile (n-gram heads only)."),
     data_dir: Path | None = DataDir,
     params: list[str] | None = Params,
     bootstrap: int = typer.Option(1000, "--bootstrap", min=10, help="Bootstrap resamples for the 95% intervals."),
@@ -49,6 +51,8 @@ def evaluate_command(
     bootstrap interval. A model kind is first trained on the dataset's train split (thresholds tuned on dev)."""
     started = time.perf_counter()
     options = file_options(text_col, label_col, label_sep, split_col, context_col)
+    if fast and model != "default":
+        raise InputError("--fast applies only to --model default")
     with stage_progress(not as_json) as progress:
         training = None
         if model == "default":
@@ -56,7 +60,7 @@ def evaluate_command(
 
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options)
-            detector = load_default(head_for(spec.label_space))
+            detector = load_default(head_for(spec.label_space), fast=fast)
         elif is_model_dir(model):
             progress(f"loading model {model}")
             detector = load_detector(model)

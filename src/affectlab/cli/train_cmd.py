@@ -28,7 +28,7 @@ def train(
     model: str = typer.Argument(..., help="Model kind: keywords, tfidf-lr or tfidf-rf."),
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Where to save the model [default: models/MODEL-DATASET]."
+        None, "--out", "-o", help="Where to save the model (default: models/MODEL-DATASET)."
     ),
     data_dir: Path | None = DataDir,
     params: list[str] | None = Params,

@@ -37,9 +37,9 @@ SCORES_FILE = "scores.json"
 SLICE_ROWS = 300
 """The model card also records each head's score on the first rows of each test split, which CI re-checks."""
 TFIDF_MEMBER = {"max_features": 100_000}
+"""Cap each n-gram block so that all heads together stay well under 60 MB."""
 FAST_MEMBER = 1
 """The ensemble's members are [embedding-lr, tfidf-lr]; the fast profile keeps the n-gram one."""
-"""Cap each n-gram block so that all heads together stay well under 60 MB."""
 
 
 @dataclass(frozen=True)
@@ -78,9 +78,10 @@ def head_for(space: LabelSpace) -> str:
     raise InputError(f"no default head covers the labels {', '.join(space.labels)} (heads: {', '.join(TAXONOMIES)})")
 
 
-def _joined(
+def joined_data(
     recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None
 ) -> tuple[DatasetSpec, Any]:
+    """The train and dev splits of the datasets ``names`` joined in the recipe's label space."""
     from datasets import DatasetDict, concatenate_datasets
 
     loaded = [resolve_dataset(name, data_dir)[1] for name in names]
@@ -105,7 +106,7 @@ def build_member(
 ) -> tuple[EnsembleDetector, dict[str, Any]]:
     """One ensemble of embedding-lr and tfidf-lr on ``names``, with its decision and its fast profile's decision
     tuned on dev (plus out-of-fold train predictions for small train sets)."""
-    spec, data = _joined(recipe, names, data_dir)
+    spec, data = joined_data(recipe, names, data_dir)
     model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
     assert isinstance(model, EnsembleDetector)
     summary = train_detector(model, spec, data, progress=progress)
