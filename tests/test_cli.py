@@ -149,3 +149,17 @@ def test_missing_data_dir_file_through_the_installed_script(tmp_path):
     assert proc.returncode == 2
     assert "missing data file" in proc.stderr and "goemotions/train.tsv" in proc.stderr
     assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["detect", "hi", "--nope"], "No such option"),
+        (["eval", "--model", "keywords", "--dataset", "x.csv", "--bootstrap", "abc"], "Invalid value"),
+        (["eval", "--dataset", "x.csv"], "Missing option"),
+    ],
+)
+def test_usage_errors_exit_2_without_a_traceback(capsys, args, message):
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert message in err and "Traceback" not in err

@@ -13,6 +13,13 @@ from affectlab.cli import build_cmd, datasets_cmd, detect_cmd, eval_cmd, train_c
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
 
+# Typer >= 0.20 carries its own copy of click, whose exceptions are not click's: catch both families.
+_EXITS = (click.exceptions.Exit, typer.Exit)
+_ABORTS = (click.exceptions.Abort, typer.Abort)
+_USAGE_ERRORS: tuple[type[Exception], ...] = (click.ClickException,)
+if hasattr(typer, "exceptions") and hasattr(typer.exceptions, "TyperException"):
+    _USAGE_ERRORS += (typer.exceptions.TyperException,)
+
 app = typer.Typer(
     name="affectlab",
     help="Emotion and affect analysis of text in English, Ukrainian and Spanish.",
@@ -48,14 +55,17 @@ def main(argv: list[str] | None = None) -> int:
     except AffectlabError as exc:
         print_error(str(exc))
         return 2
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.exceptions.Abort:
+    except _EXITS as exc:
+        return int(getattr(exc, "exit_code", 0))
+    except _ABORTS:
         print_error("aborted")
         return 130
+    except _USAGE_ERRORS as exc:
+        if hasattr(exc, "show"):
+            exc.show()
+        else:
+            print_error(str(exc))
+        return int(getattr(exc, "exit_code", 2))
     except KeyboardInterrupt:
         print_error("interrupted")
         return 130
