@@ -1,0 +1,440 @@
+"""``affectlab annotate aggregate|agreement|compare|report``: crowd ratings to agreement, labels and a report."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from affectlab.annotation import (
+    LEVELS,
+    METHODS,
+    Annotations,
+    aggregate,
+    agreement_report,
+    binarize,
+    compare,
+    read_long,
+    read_wide,
+)
+from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation, write_atomically
+from affectlab.annotation.report import (
+    Footnotes,
+    aggregation_summary,
+    agreement_chart,
+    agreement_rows,
+    markdown_report,
+)
+from affectlab.cli.options import Json
+from affectlab.cli.output import print_json, stage_progress, stdout
+from affectlab.errors import InputError
+
+app = typer.Typer(
+    help="Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",
+    no_args_is_help=True,
+)
+
+LAYOUTS = ("auto", "long", "wide")
+JOINS = ("auto", "id", "text")
+
+RatingsFile = typer.Argument(..., help="Ratings file: CSV, TSV or JSON Lines (by extension).", show_default=False)
+Layout = typer.Option(
+    "auto",
+    "--layout",
+    help="long: one row per (item, annotator, label); wide: one row per (item, label) and one column of values "
+    "per annotator; auto: wide with --annotator-cols or a column whose name starts with 'Annotator' (but is not "
+    "'annotator'), else long.",
+)
+ItemCol = typer.Option(None, "--item-col", help="Column with the item id (default: item).", show_default=False)
+AnnotatorCol = typer.Option(
+    None, "--annotator-col", help="Long layout: column with the annotator id (default: annotator).", show_default=False
+)
+LabelCol = typer.Option(None, "--label-col", help="Column with the label (default: label).", show_default=False)
+ValueCol = typer.Option(
+    None,
+    "--value-col",
+    help="Long layout: column with each rating's number (0/1 presence, 0-3 intensity). Without it a row means "
+    "'this annotator chose this label', and every other label counts as 0 for that annotator and item.",
+)
+TextCol = typer.Option(None, "--text-col", help="Column with the item's text (needed to join gold labels by text).")
+AnnotatorCols = typer.Option(
+    None,
+    "--annotator-cols",
+    help="Wide layout: the annotator columns, comma-separated (default: every column starting with 'Annotator').",
+    show_default=False,
+)
+Labels = typer.Option(
+    None,
+    "--labels",
+    help="The declared label set, comma-separated, in order; a label outside it is an error (default: the labels "
+    "found, sorted).",
+    show_default=False,
+)
+Binarize = typer.Option(False, "--binarize", help="Treat every rating above 0 as 1 (present) and 0 as absent.")
+Method = typer.Option(
+    "dawid-skene", "--method", help=f"Aggregation model (crowd-kit), one per label: {', '.join(METHODS)}."
+)
+MinConfidence = typer.Option(
+    0.9,
+    "--min-confidence",
+    help="An item passes when each of its label questions has at least this confidence (EmoBench-UA's rule).",
+)
+Level = typer.Option(
+    None,
+    "--level",
+    help=f"How values compare: {', '.join(LEVELS)} (default: nominal for 0/1 ratings, else ordinal).",
+    show_default=False,
+)
+Bootstrap = typer.Option(1000, "--bootstrap", help="Resamples of the items for the 95% intervals (0: none).")
+
+
+@app.command("aggregate")
+def aggregate_command(
+    file: Path = RatingsFile,
+    method: str = Method,
+    min_confidence: float = MinConfidence,
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Write one row per item here: .csv, .tsv or .jsonl.", show_default=False
+    ),
+    layout: str = Layout,
+    item_col: str | None = ItemCol,
+    annotator_col: str | None = AnnotatorCol,
+    label_col: str | None = LabelCol,
+    value_col: str | None = ValueCol,
+    text_col: str | None = TextCol,
+    annotator_cols: str | None = AnnotatorCols,
+    labels: str | None = Labels,
+    binarize_values: bool = Binarize,
+    as_json: bool = Json,
+) -> None:
+    """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
+    _check_choice("--method", method, METHODS)
+    if out is not None:
+        output_suffix(out)
+        _check_not_input(out, file)
+    with stage_progress(not as_json) as progress:
+        ratings = _read_ratings(
+            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
+            binarize_values, progress,
+        )  # fmt: skip
+        progress(f"fitting {method} on {len(ratings.items):,} items")
+        aggregation = aggregate(ratings, method, min_confidence=min_confidence)
+        if out is not None:
+            progress(f"writing {out}")
+            write_aggregation(aggregation, out)
+    summary = aggregation_summary(aggregation)
+    if as_json:
+        print_json({**summary, "out": None if out is None else str(out)})
+        return
+    _print_aggregation(summary)
+    if out is not None:
+        stdout.print(f"wrote {summary['n_items']:,} items to {escape(str(out))}", highlight=False)
+
+
+@app.command("agreement")
+def agreement_command(
+    file: Path = RatingsFile,
+    level: str | None = Level,
+    bootstrap: int = Bootstrap,
+    layout: str = Layout,
+    item_col: str | None = ItemCol,
+    annotator_col: str | None = AnnotatorCol,
+    label_col: str | None = LabelCol,
+    value_col: str | None = ValueCol,
+    text_col: str | None = TextCol,
+    annotator_cols: str | None = AnnotatorCols,
+    labels: str | None = Labels,
+    binarize_values: bool = Binarize,
+    as_json: bool = Json,
+) -> None:
+    """Agreement between annotators, overall and per label, with 95% bootstrap intervals.
+
+    Krippendorff's alpha, Fleiss' kappa, mean pairwise Cohen's kappa and GoEmotions' interrater correlation.
+    """
+    _check_agreement_options(level, bootstrap)
+    with stage_progress(not as_json) as progress:
+        ratings = _read_ratings(
+            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
+            binarize_values, progress,
+        )  # fmt: skip
+        progress(f"agreement with {bootstrap:,} bootstrap resamples")
+        report = agreement_report(ratings, level=level, n_bootstrap=bootstrap)
+    if as_json:
+        print_json(report)
+        return
+    _print_agreement(report, level or ratings.level, bootstrap)
+
+
+@app.command("compare")
+def compare_command(
+    aggregated: Path = typer.Argument(
+        ..., help="An aggregation written by `affectlab annotate aggregate --out`.", show_default=False
+    ),
+    gold: list[Path] = typer.Argument(
+        ...,
+        help="Released labels (one or more files, joined): an id column, a text column and a 0/1 column per label.",
+        show_default=False,
+    ),
+    id_col: str = typer.Option("id", "--id-col", help="Gold column with the item id."),
+    text_col: str = typer.Option("text", "--text-col", help="Gold column with the text."),
+    on: str = typer.Option(
+        "auto", "--on", help="Join on id, on text (whitespace-normalised), or auto: id when most gold ids match."
+    ),
+    only_passing: bool = typer.Option(False, "--only-passing", help="Compare only the items that pass the cut."),
+    as_json: bool = Json,
+) -> None:
+    """Compare aggregated labels with released ones: per-label Cohen's kappa, accuracy and F1."""
+    _check_choice("--on", on, JOINS)
+    comparison = compare(
+        read_aggregation(aggregated), gold, id_col=id_col, text_col=text_col, on=on, only_passing=only_passing
+    )
+    if as_json:
+        print_json(comparison)
+        return
+    _print_comparison(comparison)
+
+
+@app.command("report")
+def report_command(
+    context: typer.Context,
+    file: Path = RatingsFile,
+    out: Path = typer.Option(
+        ..., "--out", "-o", help="Directory for report.md and agreement.png (made if missing).", show_default=False
+    ),
+    method: str = Method,
+    min_confidence: float = MinConfidence,
+    gold: list[Path] | None = typer.Option(
+        None,
+        "--gold",
+        help="Released labels to compare with (repeatable; files joined), columns id, text and one per label.",
+        show_default=False,
+    ),
+    level: str | None = Level,
+    bootstrap: int = Bootstrap,
+    layout: str = Layout,
+    item_col: str | None = ItemCol,
+    annotator_col: str | None = AnnotatorCol,
+    label_col: str | None = LabelCol,
+    value_col: str | None = ValueCol,
+    text_col: str | None = TextCol,
+    annotator_cols: str | None = AnnotatorCols,
+    labels: str | None = Labels,
+    binarize_values: bool = Binarize,
+) -> None:
+    """Write report.md, a short report a dataset paper can cite, and agreement.png, alpha per label.
+
+    It gives the data, agreement per label with intervals, the aggregation, any gold comparison, the command.
+    """
+    _check_choice("--method", method, METHODS)
+    _check_agreement_options(level, bootstrap)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {str(out)!r} is a file, not a directory")
+    command = _command_line(context)
+    with stage_progress() as progress:
+        ratings = _read_ratings(
+            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
+            binarize_values, progress,
+        )  # fmt: skip
+        progress(f"fitting {method} on {len(ratings.items):,} items")
+        aggregation = aggregate(ratings, method, min_confidence=min_confidence)
+        progress(f"agreement with {bootstrap:,} bootstrap resamples")
+        agreement = agreement_report(ratings, level=level, n_bootstrap=bootstrap)
+        progress("comparing with the gold labels")
+        comparison = compare(aggregation, gold) if gold else None
+        progress("writing the report")
+        markdown = markdown_report(
+            str(file),
+            ratings,
+            agreement,
+            bootstrap,
+            aggregation,
+            command,
+            binarized=binarize_values,
+            comparison=comparison,
+            gold=[str(path) for path in gold or []],
+        )
+        chart = agreement_chart(agreement, level or ratings.level)
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomically({out / "report.md": markdown.encode("utf-8"), out / "agreement.png": chart})
+    stdout.print(f"wrote {escape(str(out / 'report.md'))} and {escape(str(out / 'agreement.png'))}", highlight=False)
+
+
+def _read_ratings(
+    file: Path,
+    layout: str,
+    item_col: str | None,
+    annotator_col: str | None,
+    label_col: str | None,
+    value_col: str | None,
+    text_col: str | None,
+    annotator_cols: str | None,
+    labels: str | None,
+    binarize_values: bool,
+    progress: Callable[[str], None],
+) -> Annotations:
+    """The ratings file read in its layout, binarized if asked."""
+    _check_choice("--layout", layout, LAYOUTS)
+    if layout == "auto":
+        layout = _guess_layout(file, annotator_col, annotator_cols, value_col)
+    declared = _split_list("--labels", labels)
+    progress(f"reading {file.name} ({layout} layout)")
+    if layout == "wide":
+        for option, value in (("--annotator-col", annotator_col), ("--value-col", value_col)):
+            if value is not None:
+                raise InputError(f"{option} is for the long layout; this file is read as wide (see --layout)")
+        ratings = read_wide(
+            file,
+            item_col=item_col or "item",
+            label_col=label_col or "label",
+            annotator_cols=_split_list("--annotator-cols", annotator_cols),
+            text_col=text_col,
+            labels=declared,
+        )
+    else:
+        if annotator_cols is not None:
+            raise InputError("--annotator-cols is for the wide layout; this file is read as long (see --layout)")
+        ratings = read_long(
+            file,
+            item_col=item_col or "item",
+            annotator_col=annotator_col or "annotator",
+            label_col=label_col or "label",
+            value_col=value_col,
+            text_col=text_col,
+            labels=declared,
+        )
+    return binarize(ratings) if binarize_values else ratings
+
+
+def _guess_layout(file: Path, annotator_col: str | None, annotator_cols: str | None, value_col: str | None) -> str:
+    """The layout the options imply (--annotator-cols: wide; --annotator-col or --value-col: long), else 'wide' when
+    a column name starts with 'Annotator' (any case) and is not the long layout's annotator column, else 'long'.
+    Only the header (CSV, TSV) or first record (JSON Lines) is read; a file that cannot be read is left to the
+    reader, which names the problem."""
+    if annotator_cols is not None:
+        return "wide"
+    if annotator_col is not None or value_col is not None:
+        return "long"
+    try:
+        with file.open(encoding="utf-8-sig", newline="") as handle:
+            first = handle.readline()
+        if file.suffix.lower() in (".jsonl", ".ndjson"):
+            record = json.loads(first)
+            columns = [str(key) for key in record] if isinstance(record, dict) else []
+        else:
+            columns = next(csv.reader([first], delimiter="\t" if file.suffix.lower() == ".tsv" else ","), [])
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return "long"
+    named = [column.strip().lower() for column in columns]
+    return "wide" if any(name.startswith("annotator") and name != "annotator" for name in named) else "long"
+
+
+def _split_list(option: str, value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if not parts:
+        raise InputError(f"{option} is empty: give comma-separated names")
+    return parts
+
+
+def _check_choice(option: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InputError(f"{option} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def _check_agreement_options(level: str | None, bootstrap: int) -> None:
+    if level is not None:
+        _check_choice("--level", level, LEVELS)
+    if bootstrap < 0:
+        raise InputError(f"--bootstrap must be 0 (no intervals) or more, not {bootstrap}")
+
+
+def _check_not_input(out: Path, file: Path) -> None:
+    if out.exists() and file.exists() and out.resolve() == file.resolve():
+        raise InputError(f"--out {str(out)!r} is the ratings file itself; choose another path")
+
+
+def _command_line(context: typer.Context) -> str:
+    """The running command with every option spelled out, defaults included, so that it reproduces the result
+    even if a default changes."""
+    words = ["affectlab", "annotate", context.info_name or ""]
+    for param in context.command.params:
+        value = context.params.get(param.name or "")
+        values = list(value) if isinstance(value, list | tuple) else [value]
+        if param.param_type_name == "argument":
+            words += [str(v) for v in values]
+        elif getattr(param, "is_flag", False):
+            words += [param.opts[0]] if value else []
+        elif value is not None:
+            for v in values:
+                words += [param.opts[0], str(v)]
+    return shlex.join(words)
+
+
+def _print_aggregation(summary: dict) -> None:
+    cut = summary["min_confidence"]
+    passing = f"{summary['n_passing']:,} ({summary['share_passing']:.1%}) pass confidence >= {cut:g}" if cut else ""
+    table = Table(title=f"{summary['method']}: {summary['n_items']:,} items; {passing}")
+    for header in ("label", "items with it", "passing items with it"):
+        table.add_column(header, justify="left" if header == "label" else "right")
+    for label, counts in summary["label_counts"].items():
+        table.add_row(escape(label), f"{counts['all']:,}", f"{counts['passing']:,}")
+    table.add_section()
+    table.add_row("items", f"{summary['n_items']:,}", f"{summary['n_passing']:,}", style="bold")
+    stdout.print(table)
+
+
+TERMINAL_HEADERS = ("Krippendorff α", "Fleiss κ", "mean Cohen κ", "interrater r")
+
+
+def _print_agreement(report: dict, level: str, bootstrap: int) -> None:
+    notes = Footnotes()
+    interval = f"95% bootstrap interval over {bootstrap:,} resamples of items" if bootstrap else "no intervals"
+    overall = report["overall"]
+    table = Table(
+        title=f"Agreement ({level}): {overall['n_items']:,} items, {overall['n_annotators']} annotators",
+        caption=f"{interval}",
+    )
+    for header in ("", *TERMINAL_HEADERS):
+        table.add_column(header, justify="left" if not header else "right")
+    for i, row in enumerate(agreement_rows(report, notes)):
+        cells = [cell.replace(" (", "\n(", 1) for cell in row[1:5]]  # interval under its value: fits 80 columns
+        table.add_row(escape(row[0]), *cells, style="bold" if i == 0 else None)
+        if i == 0:
+            table.add_section()
+    stdout.print(table)
+    for line in notes.lines():
+        stdout.print(f"n/a {escape(line)}", highlight=False, soft_wrap=True)
+
+
+def _print_comparison(comparison: dict) -> None:
+    notes = Footnotes()
+    table = Table(title=f"Aggregated vs gold labels (joined on {comparison['joined_on']})")
+    for header in ("label", "gold column", "n", "Cohen's kappa", "accuracy", "F1"):
+        table.add_column(header, justify="left" if header in ("label", "gold column") else "right")
+    for label, scores in comparison["per_label"].items():
+        kappa = scores["cohen_kappa"]
+        table.add_row(
+            escape(label),
+            escape(scores["gold_label"]),
+            f"{scores['n']:,}",
+            f"{kappa:.3f}" if kappa is not None else f"n/a {notes.mark('one value only on both sides')}",
+            f"{scores['accuracy']:.3f}",
+            f"{scores['f1']:.3f}",
+        )
+    stdout.print(table)
+    stdout.print(
+        f"{comparison['n_matched']:,} of {comparison['n_items']:,} aggregated items matched "
+        f"{comparison['n_gold']:,} gold rows (keys repeated on a side, left out: {comparison['n_ambiguous']:,}); "
+        f"whole label set agrees on {comparison['exact_match']:.1%}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for line in notes.lines():
+        stdout.print(f"n/a {escape(line)}", highlight=False, soft_wrap=True)
