@@ -17,9 +17,6 @@ import csv
 import io
 import json
 import math
-import os
-import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +25,7 @@ import pandas as pd
 
 from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.readers import cell_text, numeric_column, read_table, require_columns, text_column
+from affectlab.atomic import write_atomically
 from affectlab.errors import InputError
 
 SUFFIXES = (".csv", ".tsv", ".jsonl")
@@ -117,34 +115,6 @@ def read_aggregation(path: str | Path) -> Aggregation:
     )
     texts = dict(zip(items, text_column(table["text"]), strict=True)) if "text" in table.columns else {}
     return Aggregation(questions=questions, items=summary, labels=labels, method=UNKNOWN_METHOD, texts=texts)
-
-
-def write_atomically(contents: Mapping[Path, bytes]) -> None:
-    """Write each file through a temporary file beside it, renaming them into place only once all are written,
-    so that a failure leaves no file half-written and no temporary file behind."""
-    temporary: dict[Path, str] = {}
-    mode = 0o666 & ~_current_umask()  # mkstemp makes 0600 files; give them the mode open() would
-    try:
-        for path, data in contents.items():
-            descriptor, temporary[path] = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            os.fchmod(descriptor, mode)
-            with os.fdopen(descriptor, "wb") as file:
-                file.write(data)
-                file.flush()
-                os.fsync(file.fileno())
-        for path, name in temporary.items():
-            os.replace(name, path)
-    except OSError as exc:
-        raise InputError(f"cannot write {', '.join(map(str, contents))}: {exc.strerror or exc}") from None
-    finally:
-        for name in temporary.values():
-            Path(name).unlink(missing_ok=True)
-
-
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _delimited(records: list[dict[str, Any]], delimiter: str) -> str:

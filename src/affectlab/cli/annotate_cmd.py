@@ -23,7 +23,7 @@ from affectlab.annotation import (
     read_long,
     read_wide,
 )
-from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation, write_atomically
+from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation
 from affectlab.annotation.report import (
     Footnotes,
     aggregation_summary,
@@ -31,6 +31,7 @@ from affectlab.annotation.report import (
     agreement_rows,
     markdown_report,
 )
+from affectlab.atomic import write_atomically
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
