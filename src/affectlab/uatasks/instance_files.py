@@ -1,0 +1,65 @@
+"""Instances to and from JSON Lines: what ``affectlab ua generate`` writes and ``ua eval --file`` reads."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from affectlab.atomic import write_atomically
+from affectlab.errors import InputError
+from affectlab.uatasks.instances import MCInstance
+
+FIELDS = ("task", "question", "options", "answer", "id", "context", "template_id", "few_shot", "metadata")
+
+
+def instance_record(instance: MCInstance) -> dict[str, Any]:
+    """One instance as a JSON-ready dict with the fields of :class:`MCInstance` (options as a list)."""
+    record = asdict(instance)
+    record["options"] = list(instance.options)
+    record["metadata"] = dict(instance.metadata)
+    return record
+
+
+def write_instances(instances: Iterable[MCInstance], path: str | Path) -> Path:
+    """Write one JSON object per line (UTF-8), all at once: a failure leaves no half-written file."""
+    path = Path(path)
+    lines = [json.dumps(instance_record(instance), ensure_ascii=False, default=str) for instance in instances]
+    write_atomically({path: ("\n".join(lines) + "\n").encode("utf-8")})
+    return path
+
+
+def read_instances(path: str | Path) -> list[MCInstance]:
+    """Read instances written by :func:`write_instances`; a malformed line is an error naming its number."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path.name} is not UTF-8 text") from None
+    instances = [_instance(line, number, path.name) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not instances:
+        raise InputError(f"{path.name} holds no instances")
+    return instances
+
+
+def _instance(line: str, number: int, name: str) -> MCInstance:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name} line {number}: not JSON ({exc.msg})") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{name} line {number}: expected a JSON object")
+    missing = [key for key in ("task", "question", "options", "answer") if key not in record]
+    if missing:
+        raise InputError(f"{name} line {number}: missing {', '.join(missing)}")
+    unknown = sorted(set(record) - set(FIELDS))
+    if unknown:
+        raise InputError(f"{name} line {number}: unknown field {', '.join(unknown)}")
+    if not isinstance(record["options"], list) or not isinstance(record["answer"], int):
+        raise InputError(f"{name} line {number}: options must be a list and answer an integer index")
+    record["options"] = tuple(str(option) for option in record["options"])
+    return MCInstance(**record)
