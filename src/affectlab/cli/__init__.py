@@ -9,7 +9,7 @@ import click
 import typer
 
 from affectlab import __version__
-from affectlab.cli import annotate_cmd, build_cmd, datasets_cmd, detect_cmd, eval_cmd, train_cmd
+from affectlab.cli import annotate_cmd, build_cmd, datasets_cmd, detect_cmd, eval_cmd, train_cmd, ua_cmd
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
 
@@ -34,6 +34,7 @@ app.command("train")(train_cmd.train)
 app.add_typer(datasets_cmd.app, name="datasets")
 app.command("build-default")(build_cmd.build_default_command)
 app.add_typer(annotate_cmd.app, name="annotate")
+app.add_typer(ua_cmd.app, name="ua")
 
 
 def _version(value: bool) -> None:

@@ -65,6 +65,27 @@ def file_progress(enabled: bool = True) -> Iterator[Any]:
         yield update
 
 
+@contextmanager
+def count_progress(description: str, enabled: bool = True) -> Iterator[Any]:
+    """A progress bar with items done and ETA on stderr; yields a callback ``(done, total)`` (None when off)."""
+    if not enabled or not stderr.is_terminal:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True) as progress:
+        task = progress.add_task(description, total=None)
+        yield lambda done, total: progress.update(task, completed=done, total=total)
+
+
 def print_scores(record: dict[str, Any]) -> None:
     """The scores of EmoBench-UA Table 1 (per-label F1, macro precision/recall/F1), one row per label so that
     28 GoEmotions labels fit a terminal too, then the primary metric with its 95 % bootstrap interval."""
