@@ -1,7 +1,14 @@
 """Saved models: a directory with ``config.json`` (what the model is, its parameters, label space, decision and
 small state) and ``arrays.npz`` (its numeric state), never pickle.
 
-``config.json`` carries the SHA-256 of ``arrays.npz`` and of its own content, so a file that was edited, swapped
+A model whose state is already a file in a safe format of its own (a fine-tuned encoder's ``model.safetensors``,
+its Hugging Face ``config.json`` and tokenizer files) hands it over as a ``uint8`` array named ``file:`` + a
+relative path; such an entry is written as that file instead of going into ``arrays.npz``, and reading gives it
+back under the same name. The state therefore travels through the one ``_get_state``/``_set_state`` path of every
+detector, and the bytes a model loads are the very bytes whose checksum was verified.
+
+``config.json`` carries the SHA-256 of ``arrays.npz``, of every such file (``files``: path -> digest; absent in
+models without files, so older models read unchanged) and of its own content, so a file that was edited, swapped
 or truncated fails to load with a clear :class:`ModelFileError` instead of giving silently different results.
 Writing goes through a temporary directory renamed into place, so a failed save leaves nothing half-written.
 """
@@ -25,6 +32,7 @@ FORMAT = "affectlab-model"
 FORMAT_VERSION = 1
 CONFIG = "config.json"
 ARRAYS = "arrays.npz"
+FILE_PREFIX = "file:"
 
 
 def _sha256(data: bytes) -> str:
@@ -37,16 +45,24 @@ def _config_digest(config: dict[str, Any]) -> str:
 
 
 def write_model_dir(directory: str | os.PathLike[str], config: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
-    """Write ``config`` and ``arrays`` to ``directory`` atomically (replacing an earlier model there)."""
+    """Write ``config`` and ``arrays`` to ``directory`` atomically (replacing an earlier model there); entries of
+    ``arrays`` named ``file:PATH`` become the file ``PATH`` (see the module docstring)."""
     target = Path(directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not (target / CONFIG).is_file() and any(target.iterdir()):
         raise ModelFileError(f"{str(target)!r} exists and is not an affectlab model directory; not overwriting it")
+    files = {
+        _file_name(k): np.ascontiguousarray(v, dtype=np.uint8).tobytes()
+        for k, v in arrays.items()
+        if k.startswith(FILE_PREFIX)
+    }
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.tmp-"))
     try:
-        np.savez_compressed(staging / ARRAYS, **arrays)
+        np.savez_compressed(staging / ARRAYS, **{k: v for k, v in arrays.items() if not k.startswith(FILE_PREFIX)})
         full = {"format": FORMAT, "format_version": FORMAT_VERSION, **config}
         full["arrays_sha256"] = _sha256((staging / ARRAYS).read_bytes())
+        if files:
+            full["files"] = {name: _write_file(staging, name, data) for name, data in sorted(files.items())}
         full["config_sha256"] = _config_digest(full)
         (staging / CONFIG).write_text(json.dumps(full, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if target.exists():
@@ -56,6 +72,22 @@ def write_model_dir(directory: str | os.PathLike[str], config: dict[str, Any], a
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _file_name(key: str) -> str:
+    """The relative path of a ``file:`` entry, refused when it could leave the model directory or hide its
+    config.json and arrays.npz (a crafted config.json must not make loading read elsewhere)."""
+    name = key.removeprefix(FILE_PREFIX)
+    if "\\" in name or name in (CONFIG, ARRAYS) or any(part in ("", ".", "..") for part in name.split("/")):
+        raise ModelFileError(f"{name!r} is not a valid file name inside a model directory")
+    return name
+
+
+def _write_file(staging: Path, name: str, data: bytes) -> str:
+    path = staging / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return _sha256(data)
 
 
 def read_model_dir(directory: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -87,7 +119,23 @@ def read_model_dir(directory: str | os.PathLike[str]) -> tuple[dict[str, Any], d
             arrays = {name: data[name] for name in data.files}
     except (ValueError, OSError, zipfile.BadZipFile) as exc:
         raise ModelFileError(f"{str(arrays_path)!r} cannot be read safely ({exc})") from None
+    files = config.get("files") or {}
+    if not isinstance(files, dict):
+        raise ModelFileError(f"{str(config_path)!r} lists its files in an unknown form")
+    for name, digest in files.items():
+        arrays[FILE_PREFIX + name] = np.frombuffer(_read_file(path, _file_name(name), digest), dtype=np.uint8)
     return config, arrays
+
+
+def _read_file(directory: Path, name: str, digest: str) -> bytes:
+    """The bytes of a model's extra file, verified against the digest in its config.json."""
+    file_path = directory / name
+    if not file_path.is_file():
+        raise ModelFileError(f"{str(directory)!r} has no {name} (the model lists it)")
+    data = file_path.read_bytes()
+    if _sha256(data) != digest:
+        raise ModelFileError(f"{str(file_path)!r} does not match its checksum (tampered or corrupted)")
+    return data
 
 
 def strings_to_arrays(prefix: str, strings: list[str]) -> dict[str, np.ndarray]:
