@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 
 
 def _data_dir() -> Path | None:
@@ -31,6 +32,8 @@ def data_dir() -> Path:
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No test reads a developer's data dir setting or writes to the real cache."""
-    monkeypatch.delenv("AFFECTLAB_DATA_DIR", raising=False)
+    """No test reads a developer's data dir setting, API keys or proxies (loopback requests must not go to a
+    proxy), or writes to the real cache."""
+    for name in ("AFFECTLAB_DATA_DIR", "AFFECTLAB_LLM_API_KEY", "OPENAI_API_KEY", *PROXY_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(tmp_path / "cache"))

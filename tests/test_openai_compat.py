@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ from affectlab.harness.multiple_choice import evaluate_mc
 from affectlab.harness.openai_compat import EndpointError, OpenAICompatibleScorer, match_reply
 from affectlab.harness.prompts import format_prompt, sample_shots
 from affectlab.uatasks.instances import MCInstance
+from chat_server import completion, send_json, serve
 
 OPTIONS = ("ведмедя", "ореста", "мешканця", "жителя", "їжака", "жирафа")
 
@@ -50,59 +49,14 @@ REPLIES = {  # the server's canned reply to each test question: right, right, wr
 EXPECTED_ACCURACY = 2 / 4
 
 
-def _completion(model: str, content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 0,
-        "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    }
-
-
-def _serve(respond: Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]) -> Iterator[tuple[str, list]]:
-    """A threaded HTTP server on 127.0.0.1 (a free port) whose POSTs go to ``respond``; yields its base URL
-    and the list of request bodies it received."""
-    received: list[dict[str, Any]] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            received.append({"path": self.path, **body})
-            respond(self, body)
-
-        def log_message(self, *args: Any) -> None:  # keep pytest's output clean
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", received
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def _send_json(handler: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
-    data = json.dumps(payload, ensure_ascii=False).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(data)))
-    handler.end_headers()
-    handler.wfile.write(data)
-
-
 def _canned(handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
     question = body["messages"][-1]["content"].split("\n\n")[-1]  # the shots come first
     reply = next((text for key, text in REPLIES.items() if key in question), "?")
-    _send_json(handler, 200, _completion(body["model"], reply))
+    send_json(handler, 200, completion(body["model"], reply))
 
 
 def _failing(handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
-    _send_json(handler, 500, {"error": {"message": "model crashed", "type": "server_error"}})
+    send_json(handler, 500, {"error": {"message": "model crashed", "type": "server_error"}})
 
 
 def _slow(handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
@@ -111,14 +65,8 @@ def _slow(handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
 
 @pytest.fixture
 def canned_server() -> Iterator[tuple[str, list]]:
-    yield from _serve(_canned)
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Loopback requests must not be sent to a proxy configured on the developer's machine."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
+    with serve(_canned) as server:
+        yield server
 
 
 def test_exact_match_accuracy_from_a_real_server(canned_server) -> None:
@@ -144,7 +92,7 @@ def test_requests_carry_the_formatted_prompt_and_greedy_settings(canned_server) 
 
 
 def test_a_server_error_becomes_one_clear_line_after_limited_retries() -> None:
-    for url, received in _serve(_failing):
+    with serve(_failing) as (url, received):
         scorer = OpenAICompatibleScorer(url, "tiny-chat", timeout=2, max_retries=1)
         with pytest.raises(EndpointError) as caught:
             scorer.complete("Питання: ?\nВідповідь:")
@@ -165,7 +113,7 @@ def test_an_unreachable_endpoint_is_a_clear_error_not_a_hang() -> None:
 
 
 def test_a_server_slower_than_the_timeout_is_a_clear_error() -> None:
-    for url, _ in _serve(_slow):
+    with serve(_slow) as (url, _):
         scorer = OpenAICompatibleScorer(url, "tiny-chat", timeout=0.5, max_retries=0)
         started = time.perf_counter()
         with pytest.raises(EndpointError, match="Timeout"):

@@ -85,6 +85,9 @@ def evaluate(
     metrics = classification_scores(gold, predicted, space, spec.primary_metric)
     metrics["primary"]["ci95"] = list(bootstrap_ci(gold, predicted, space, spec.primary_metric, n_bootstrap))
     metrics["macro_f1_ci95"] = list(bootstrap_ci(gold, predicted, space, "macro_f1", n_bootstrap))
+    if getattr(model, "n_invalid_", None) is not None:  # generated answers that named no label (MASIVE App. F.1)
+        metrics["invalid_answer_rate"] = model.invalid_rate_  # type: ignore[attr-defined]
+        metrics["n_invalid"] = model.n_invalid_  # type: ignore[attr-defined]
     return RunRecord(
         model=model.name,
         dataset=spec.name,

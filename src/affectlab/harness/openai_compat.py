@@ -9,15 +9,14 @@ the reply is normalised (:func:`normalise_reply`) and matched against the target
 
 from __future__ import annotations
 
-import os
 import re
 import string
 from collections.abc import Sequence
-from typing import Any
 
-from affectlab.errors import AffectlabError
-from affectlab.extras import require
 from affectlab.harness.multiple_choice import Prediction
+from affectlab.models.llm_backends import EndpointError, OpenAICompatibleBackend
+
+__all__ = ["EndpointError", "OpenAICompatibleScorer", "match_reply", "normalise_reply"]
 
 EDGE_PUNCTUATION = string.punctuation + "«»„“”‘’…—–·"
 """Stripped from both ends of a reply and a target: quotes, brackets, ``A:``'s colon, ``0)``'s parenthesis,
@@ -25,10 +24,6 @@ Ukrainian quotation marks and dashes. Inner punctuation stays (``по-шосте
 
 ANSWER_LABEL = re.compile(r"^\s*(відповідь|answer)\s*[:\-–—]\s*", re.IGNORECASE)
 """A reply that repeats the prompt's ``ВІДПОВІДЬ:``/``Відповідь:`` label before its answer."""
-
-
-class EndpointError(AffectlabError):
-    """An OpenAI-compatible endpoint that could not be reached or answered with an error."""
 
 
 def normalise_reply(text: str) -> str:
@@ -52,12 +47,13 @@ def match_reply(reply: str, targets: Sequence[str]) -> int:
 
 
 class OpenAICompatibleScorer:
-    """Asks ``model`` at ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) for each prompt as one user message.
+    """Asks ``model`` at ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) for each prompt as one user message,
+    through :class:`~affectlab.models.llm_backends.OpenAICompatibleBackend`.
 
-    ``api_key`` defaults to ``OPENAI_API_KEY`` and else to a placeholder (local servers need none). Requests time
-    out after ``timeout`` seconds; the ``openai`` client retries connection errors, timeouts, 429 and 5xx answers
-    ``max_retries`` times with exponential backoff (0.5 s doubling, at most 8 s), then one
-    :class:`EndpointError` line says what failed.
+    ``api_key`` defaults to ``AFFECTLAB_LLM_API_KEY`` or ``OPENAI_API_KEY`` and else to a placeholder (local servers
+    need none). Requests time out after ``timeout`` seconds; the ``openai`` client retries connection errors,
+    timeouts, 429 and 5xx answers ``max_retries`` times with exponential backoff (0.5 s doubling, at most 8 s), then
+    one :class:`EndpointError` line says what failed.
     """
 
     def __init__(
@@ -71,46 +67,25 @@ class OpenAICompatibleScorer:
         max_retries: int = 2,
         system_prompt: str | None = None,
     ) -> None:
-        openai = require("openai", "llm", "scoring through an OpenAI-compatible endpoint")
         self.base_url = base_url
         self.name = model
-        self.max_tokens = max_tokens
-        self.temperature = temperature
-        self.system_prompt = system_prompt
-        self._errors = openai.APIError
-        self._client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY",
+        self._backend = OpenAICompatibleBackend(
+            base_url,
+            model,
+            api_key=api_key,
+            concurrency=1,
             timeout=timeout,
             max_retries=max_retries,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            system_prompt=system_prompt,
         )
 
     def complete(self, prompt: str) -> str:
         """The model's reply to ``prompt`` (empty when it returned no text)."""
-        messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
-        if self.system_prompt:
-            messages.insert(0, {"role": "system", "content": self.system_prompt})
-        try:
-            response = self._client.chat.completions.create(
-                model=self.name, messages=messages, max_tokens=self.max_tokens, temperature=self.temperature
-            )
-        except self._errors as error:
-            raise EndpointError(f"{self.base_url} ({self.name}): {_describe(error)}") from None
-        if not response.choices:
-            raise EndpointError(f"{self.base_url} ({self.name}): the response has no choices")
-        return response.choices[0].message.content or ""
+        return self._backend.complete_one(prompt)
 
     def score(self, prompt: str, targets: Sequence[str]) -> Prediction:
         """The option whose target the generated reply matches exactly, after normalisation (``-1`` if none)."""
         reply = self.complete(prompt)
         return Prediction(index=match_reply(reply, targets), reply=reply)
-
-
-def _describe(error: Exception) -> str:
-    """One line for an ``openai`` error: the HTTP status and the server's message, or what went wrong."""
-    status = getattr(error, "status_code", None)
-    message = str(error) or type(error).__name__
-    if error.__cause__ is not None:  # "Connection error." alone does not say refused, DNS or TLS
-        message += f" ({error.__cause__})"
-    kind = f"HTTP {status}" if status is not None else type(error).__name__
-    return " ".join(f"{kind}: {message}".split())[:300]

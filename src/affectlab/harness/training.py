@@ -11,6 +11,7 @@ from sklearn.model_selection import KFold
 
 from affectlab.datasets import DatasetSpec
 from affectlab.errors import InputError
+from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
 from affectlab.models import Detector, as_inputs
@@ -56,18 +57,19 @@ def _train(
         )
     space = spec.label_space
     train = data["train"]
+    tune = tune and model.tunes_decision
     started = time.perf_counter()
     progress(f"training {model.name} on {spec.name} ({len(train)} texts)")
     y_train = space.encode(train["labels"])
-    model.fit(train, y_train, space)
     dev = data.get("dev")
+    model.fit(train, y_train, space, **_fit_options(model, dev, space, progress))
     probs = y_dev = groups = None
     if dev is not None and tune:
         progress(f"tuning the decision on dev ({len(dev)} texts)")
         y_dev = space.encode(dev["labels"])
         probs = _dev_probabilities(model, dev, y_dev, spec)
         groups = detect_languages(as_inputs(dev))
-        use_cv = len(train) <= CV_THRESHOLD_MAX_TRAIN if cv_thresholds is None else cv_thresholds
+        use_cv = _use_cv_thresholds(model, len(train)) if cv_thresholds is None else cv_thresholds
         if model.rule() == "thresholds" and use_cv:
             progress(f"adding {CV_FOLDS}-fold out-of-fold predictions on train for the thresholds")
             probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
@@ -91,6 +93,21 @@ def _train(
         "seconds": round(time.perf_counter() - started, 3),
         "decision": model.decision_.to_dict(),
     }
+
+
+def _fit_options(model: Detector, dev: Any, space: LabelSpace, progress: Progress) -> dict[str, Any]:
+    """Keywords for ``fit`` beyond the protocol: a detector that says ``accepts_validation`` (the ``hf`` encoder,
+    which stops early on dev) gets the dev split and a progress callback fed with its per-step reports."""
+    if not model.accepts_validation:
+        return {}
+    validation = None if dev is None else (dev, space.encode(dev["labels"]))
+    return {"validation": validation, "progress": lambda report: progress(str(report))}
+
+
+def _use_cv_thresholds(model: Detector, n_train: int) -> bool:
+    """Out-of-fold rows for small training sets, unless refitting the model five times is costly (a detector
+    that says ``cheap_to_refit = False``, such as a fine-tuned encoder)."""
+    return n_train <= CV_THRESHOLD_MAX_TRAIN and model.cheap_to_refit
 
 
 def _dev_probabilities(model: Detector, dev: Any, y_dev: np.ndarray, spec: DatasetSpec) -> np.ndarray:

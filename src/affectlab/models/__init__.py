@@ -1,4 +1,5 @@
-"""Detectors by name (``keywords``, ``tfidf-lr``, ``tfidf-rf``) and loading of saved ones."""
+"""Detectors by name (``keywords``, ``tfidf-lr``, ``tfidf-rf``, ``embedding-lr``, ``ensemble``, ``hf``, ``llm``,
+``translate-test``, ...) and loading of saved ones."""
 
 from __future__ import annotations
 
@@ -6,14 +7,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-from affectlab.errors import ModelFileError
+from affectlab.errors import InputError, ModelFileError
 from affectlab.models.base import Detector, Inputs, as_inputs
 from affectlab.models.embedding import EmbeddingLogisticRegression
 from affectlab.models.ensemble import EnsembleDetector
+from affectlab.models.hf import HFEncoderDetector
 from affectlab.models.keywords import KeywordDetector
+from affectlab.models.llm import LLMDetector
 from affectlab.models.routed import LanguageRoutedDetector
 from affectlab.models.serialization import read_model_dir
 from affectlab.models.tfidf import TfidfLogisticRegression, TfidfRandomForest
+from affectlab.models.translate_test import TranslateTestDetector
 from affectlab.registry import Registry
 
 __all__ = ["MODELS", "Detector", "Inputs", "as_inputs", "create_detector", "is_model_dir", "load_detector"]
@@ -26,17 +30,37 @@ for _cls in (
     EmbeddingLogisticRegression,
     EnsembleDetector,
     LanguageRoutedDetector,
+    HFEncoderDetector,
+    LLMDetector,
+    TranslateTestDetector,
 ):
     MODELS.add(_cls.name, _cls)
 
 
+TARGETED_KINDS = ("hf", "llm")
+"""Kinds named with what they run on: ``hf:PATH_OR_HUB_ID`` (the encoder to fine-tune), ``llm:MODEL_NAME``."""
+
+
+def split_model_name(name: str) -> tuple[str, dict[str, Any]]:
+    """``"hf:path/to/encoder"`` -> ``("hf", {"model": "path/to/encoder"})``; other names have no parameters."""
+    kind, sep, target = name.partition(":")
+    if sep and kind in TARGETED_KINDS:
+        if not target:
+            raise InputError(f"{kind}: needs what to run after the colon, e.g. {kind}:MODEL")
+        return kind, {"model": target}
+    return name, {}
+
+
 def create_detector(name: str, **params: Any) -> Detector:
-    """A new, untrained detector of the registered kind ``name``."""
-    return MODELS.get(name)(**params)
+    """A new, untrained detector of the registered kind ``name`` (``hf:PATH`` and ``llm:NAME`` included)."""
+    kind, implied = split_model_name(name)
+    return MODELS.get(kind)(**{**implied, **params})
 
 
 def is_model_dir(name: str) -> bool:
     """Whether ``name`` points at a directory (a saved model) rather than naming a model kind."""
+    if split_model_name(name)[1]:
+        return False
     return Path(name).is_dir() or ("/" in name and name not in MODELS)
 
 

@@ -67,6 +67,14 @@ class Detector:
     defaults: ClassVar[dict[str, Any]] = {}
     decision_rule: ClassVar[str | None] = None
     """``argmax`` or ``thresholds`` to force a rule; None picks by the label space (multi-label: thresholds)."""
+    tunes_decision: ClassVar[bool] = True
+    """Whether training tunes the decision on dev; False keeps the untuned one (thresholds 0.5, arg-max without
+    bias) for a detector whose dev predictions cost money and whose probabilities are 0/1 anyway (LLM prompting)."""
+    accepts_validation: ClassVar[bool] = False
+    """Whether ``fit`` takes ``validation=(X_dev, Y_dev)`` and ``progress=`` keywords (a fine-tuned encoder stops
+    early on dev); training passes them only to such detectors."""
+    cheap_to_refit: ClassVar[bool] = True
+    """Whether refitting five times for out-of-fold threshold rows is affordable (not for a fine-tuned encoder)."""
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.defaults)

@@ -1,9 +1,17 @@
-"""``ensemble``: a weighted average of the probabilities of several detectors over the same label space. The
-embedding and n-gram views make different errors, so their average beats either (EmoBench-UA: +0.02 macro-F1).
-The weights are tuned on dev by :func:`tune_ensemble_weights`."""
+"""``ensemble``: a weighted average of the probabilities of any registered detectors over the same label space.
+The embedding and n-gram views make different errors, so their average beats either (EmoBench-UA: +0.02
+macro-F1); that pair is the default. The weights are tuned on dev by :func:`tune_ensemble_weights` (called by
+:func:`affectlab.harness.training.train_detector`), and the decision is then tuned on the averaged probabilities.
+
+Members are given as ``members=[{"model": KIND, "params": {...}}, ...]`` (e.g. ``-p 'members=[{"model":
+"keywords"}, {"model": "tfidf-lr", "params": {"max_features": 50000}}]'``) or in the short form
+``members=[KIND, ...]`` with ``member_params=[{...}, ...]`` in which the shipped heads were saved.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,34 +21,60 @@ from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, fit_decision
 from affectlab.models.base import Detector, Inputs
-from affectlab.models.embedding import EmbeddingLogisticRegression
-from affectlab.models.keywords import KeywordDetector
-from affectlab.models.tfidf import TfidfLogisticRegression, TfidfRandomForest
+from affectlab.models.serialization import FILE_PREFIX
 
-MEMBER_KINDS: dict[str, type[Detector]] = {
-    cls.name: cls for cls in (EmbeddingLogisticRegression, TfidfLogisticRegression, TfidfRandomForest, KeywordDetector)
-}
-WEIGHT_GRID = np.round(np.arange(0.0, 1.01, 0.1), 2)
+WEIGHT_STEPS = 10
+"""Weights are searched on a grid of 1/10 (the grid the shipped two-member heads were tuned on)."""
+MAX_GRID_POINTS = 100
+"""Each grid point tunes a decision on dev; with more members the grid gets coarser to stay under this many."""
+
+
+def member_specs(members: Sequence[Any], member_params: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, dict]]:
+    """Each member's ``(kind, params)``: an entry is a kind name or ``{"model": kind, "params": {...}}``;
+    ``member_params[i]``, when given, is merged over entry ``i``'s params (the short form of saved heads)."""
+    if member_params and len(member_params) != len(members):
+        raise InputError(f"ensemble has {len(members)} members but {len(member_params)} member_params")
+    specs = []
+    for i, entry in enumerate(members):
+        if isinstance(entry, str):
+            kind, params = entry, {}
+        elif isinstance(entry, Mapping) and isinstance(entry.get("model"), str):
+            unknown = set(entry) - {"model", "params"}
+            if unknown:
+                raise InputError(f"ensemble member {i} has unknown keys {', '.join(sorted(unknown))}")
+            kind, params = entry["model"], dict(entry.get("params") or {})
+        else:
+            raise InputError(f'ensemble member {i} must be a model kind or {{"model": kind, "params": {{...}}}}')
+        specs.append((kind, {**params, **(member_params[i] if member_params else {})}))
+    if not specs:
+        raise InputError("an ensemble needs at least one member")
+    return specs
 
 
 class EnsembleDetector(Detector):
     """Average of member detectors' probabilities with weights ``weights`` (equal until tuned)."""
 
     name = "ensemble"
-    description = "weighted average of embedding-lr and tfidf-lr probabilities, weight tuned on dev"
-    defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [{}, {}], "weights": None}
+    description = "weighted average of registered detectors' probabilities (default embedding-lr + tfidf-lr)"
+    defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [], "weights": None}
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        unknown = [m for m in self.params["members"] if m not in MEMBER_KINDS]
-        if unknown:
-            raise InputError(f"ensemble members must be among {', '.join(MEMBER_KINDS)}; got {', '.join(unknown)}")
-        member_params = list(self.params["member_params"]) or [{}] * len(self.params["members"])
-        self.members_ = [MEMBER_KINDS[m](**p) for m, p in zip(self.params["members"], member_params, strict=True)]
+        from affectlab.models import create_detector  # the registry imports this module
+
+        specs = member_specs(self.params["members"], self.params["member_params"] or ())
+        self.members_ = [create_detector(kind, **member_params) for kind, member_params in specs]
         weights = self.params["weights"] or [1.0 / len(self.members_)] * len(self.members_)
+        if len(weights) != len(self.members_):
+            raise InputError(f"ensemble has {len(self.members_)} members but {len(weights)} weights")
         self.weights_ = np.asarray(weights, dtype=np.float64)
         self.fast_decision_: Decision | None = None
-        """Optional decision for the last member alone (the default heads' fast, n-gram-only profile)."""
+        """Optional decision for one member alone (the default heads' fast, n-gram-only profile)."""
+
+    @property
+    def cheap_to_refit(self) -> bool:
+        """Training refits copies for out-of-fold thresholds only when every member is cheap to refit."""
+        return all(member.cheap_to_refit for member in self.members_)
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         for member in self.members_:
@@ -58,7 +92,7 @@ class EnsembleDetector(Detector):
         for i, member in enumerate(self.members_):
             state, member_arrays = member._get_state()
             states.append(state)
-            arrays.update({f"member{i}/{key}": value for key, value in member_arrays.items()})
+            arrays.update(nest_arrays(f"member{i}", member_arrays))
         fast = self.fast_decision_.to_dict() if self.fast_decision_ is not None else None
         return {"members": states, "weights": self.weights_.tolist(), "fast_decision": fast}, arrays
 
@@ -67,9 +101,31 @@ class EnsembleDetector(Detector):
         fast = state.get("fast_decision")
         self.fast_decision_ = Decision.from_dict(fast) if fast else None
         for i, (member, member_state) in enumerate(zip(self.members_, state["members"], strict=True)):
-            prefix = f"member{i}/"
             member.label_space_ = self.label_space
-            member._set_state(member_state, {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)})
+            member._set_state(member_state, unnest_arrays(f"member{i}", arrays))
+            # members decide only when taken out alone; the ensemble's own decision is the one that was tuned
+            member.decision_ = Decision.default(self.label_space, member.rule())
+
+
+def nest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A member's arrays under ``prefix/``; its ``file:`` entries (files of their own, such as a fine-tuned
+    encoder's weights) become files in the subdirectory ``prefix`` of the saved model."""
+    return {
+        f"{FILE_PREFIX}{prefix}/{key[len(FILE_PREFIX) :]}" if key.startswith(FILE_PREFIX) else f"{prefix}/{key}": value
+        for key, value in arrays.items()
+    }
+
+
+def unnest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The inverse of :func:`nest_arrays`: the arrays and files of the member saved under ``prefix``."""
+    nested, files = f"{prefix}/", f"{FILE_PREFIX}{prefix}/"
+    out = {}
+    for key, value in arrays.items():
+        if key.startswith(files):
+            out[FILE_PREFIX + key[len(files) :]] = value
+        elif key.startswith(nested):
+            out[key[len(nested) :]] = value
+    return out
 
 
 def combine(probas: list[np.ndarray], weights: np.ndarray) -> np.ndarray:
@@ -77,16 +133,35 @@ def combine(probas: list[np.ndarray], weights: np.ndarray) -> np.ndarray:
     return np.tensordot(weights / weights.sum(), np.stack(probas), axes=1)
 
 
+def weight_grid(n_members: int) -> Iterator[np.ndarray]:
+    """Weight vectors on the simplex, first weight ascending: steps of 1/10, coarser when that would give more
+    than ``MAX_GRID_POINTS`` points (4 members: 1/6, 5 members: 1/4). For two members this is exactly the grid
+    ``[w, 1 - w]``, ``w = 0.0, 0.1, ..., 1.0``, that the shipped heads were tuned on."""
+    steps = WEIGHT_STEPS
+    while steps > 1 and math.comb(steps + n_members - 1, n_members - 1) > MAX_GRID_POINTS:
+        steps -= 1
+    for counts in _compositions(steps, n_members):
+        head = [count / steps for count in counts[:-1]]
+        yield np.array([*head, 1.0 - sum(head)])
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """All ways to write ``total`` as ``parts`` non-negative integers, in lexicographic order."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
 def tune_ensemble_weights(
     probas: list[np.ndarray], y_true: np.ndarray, space: LabelSpace, metric: str, rule: str
 ) -> np.ndarray:
-    """For two members, the weight of the first on a 0.1 grid that maximises ``metric`` on dev after the decision
-    itself is tuned there; more members keep equal weights."""
-    if len(probas) != 2:
-        return np.full(len(probas), 1.0 / len(probas))
-    best, best_score = np.array([0.5, 0.5]), -1.0
-    for w in WEIGHT_GRID:
-        weights = np.array([w, 1.0 - w])
+    """The member weights on :func:`weight_grid` that maximise ``metric`` on dev after the decision itself is
+    tuned there for each candidate (ties keep the earlier candidate)."""
+    best, best_score = np.full(len(probas), 1.0 / len(probas)), -1.0
+    for weights in weight_grid(len(probas)):
         combined = combine(probas, weights)
         decision = fit_decision(rule, combined, y_true, space, metric)
         score = primary_score(metric, y_true, decision.apply(combined, space), space)
