@@ -90,6 +90,15 @@ def test_eval_json_schema_on_a_registered_dataset(capsys, data_dir):
     assert low <= record["metrics"]["primary"]["value"] <= high
 
 
+def test_eval_limit_scores_only_the_first_rows(capsys, user_file):
+    args = ("eval", "--model", "keywords", "--dataset", str(user_file), "--split-col", "split", "--json")
+    code, out, err = run(capsys, *args, "--limit", "4")
+    assert code == 0, err
+    assert json.loads(out)["n"] == 4
+    code, out, _ = run(capsys, *args)
+    assert json.loads(out)["n"] == 15
+
+
 def test_eval_table_is_shaped_like_emobench_table_1(capsys, user_file):
     code, out, _ = run(capsys, "eval", "--model", "keywords", "--dataset", str(user_file), "--split-col", "split")
     assert code == 0
@@ -104,6 +113,8 @@ def test_eval_table_is_shaped_like_emobench_table_1(capsys, user_file):
         (["eval", "--model", "keywords", "--dataset", "absent.csv"], "does not exist"),
         (["eval", "--model", "keywords", "--dataset", "x.csv", "--text-col", "tweet"], "no column 'tweet'"),
         (["train", "keywords", "--dataset", "x.csv", "--param", "top_k"], "not key=value"),
+        (["eval", "--model", "keywords", "--dataset", "x.csv", "--prompt", "uk"], "apply only to --model llm:"),
+        (["eval", "--model", "hf:", "--dataset", "x.csv"], "needs what to run after the colon"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -21,6 +22,7 @@ from affectlab.cli.options import (
 )
 from affectlab.cli.output import print_json, print_scores, stage_progress
 from affectlab.datasets import resolve_dataset
+from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.errors import InputError
 from affectlab.harness.evaluation import evaluate
 from affectlab.harness.training import train_detector
@@ -36,6 +38,26 @@ def evaluate_command(
     ),
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
     split: str = typer.Option("test", "--split", "-s", help="Split to score."),
+    limit: int | None = typer.Option(
+        None,
+        "--limit",
+        min=1,
+        help="Score only the first N rows of the split (for expensive models).",
+        show_default=False,
+    ),
+    llm_base_url: str | None = typer.Option(
+        None,
+        "--llm-base-url",
+        help="With --model llm:NAME: an OpenAI-compatible server (key from OPENAI_API_KEY or AFFECTLAB_LLM_API_KEY); "
+        "without it NAME is a local causal LM directory.",
+        show_default=False,
+    ),
+    prompt: str | None = typer.Option(
+        None,
+        "--prompt",
+        help="With --model llm:NAME: the EmoBench-UA App. G prompt language, en or uk.",
+        show_default=False,
+    ),
     fast: bool = typer.Option(False, "--fast", help="With --model default: the fast profile (n-gram heads only)."),
     data_dir: Path | None = DataDir,
     params: list[str] | None = Params,
@@ -67,10 +89,12 @@ def evaluate_command(
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options, label_space=detector.label_space)
         else:
-            detector = create_detector(model, **parse_params(params))
+            detector = create_detector(model, **_llm_options(model, llm_base_url, prompt), **parse_params(params))
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options)
             training = train_detector(detector, spec, data, progress=progress)
+        if limit is not None:
+            data = first_rows(data, split, limit)
         record = evaluate(
             detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
         ).to_dict()
@@ -78,3 +102,19 @@ def evaluate_command(
         print_json(record)
     else:
         print_scores(record)
+
+
+def _llm_options(model: str, base_url: str | None, prompt: str | None) -> dict[str, str]:
+    """The --llm-base-url and --prompt options as llm detector parameters (an error with any other model)."""
+    options = {key: value for key, value in (("base_url", base_url), ("prompt", prompt)) if value is not None}
+    if options and not model.startswith("llm:"):
+        raise InputError("--llm-base-url and --prompt apply only to --model llm:NAME")
+    return options
+
+
+def first_rows(data: Any, split: str, limit: int) -> Any:
+    """``data`` with its ``split`` cut to the first ``limit`` rows (other splits untouched)."""
+    name = SPLIT_ALIASES.get(split, split)
+    if name in data and len(data[name]) > limit:
+        data = type(data)({**data, name: data[name].select(range(limit))})
+    return data

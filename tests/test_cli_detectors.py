@@ -1,0 +1,73 @@
+"""``train``/``eval``/``detect`` with the stronger detectors: ``hf:ENCODER`` on a tiny random BERT built here,
+``llm:MODEL`` against a real OpenAI-compatible server on loopback, ``--limit``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+from affectlab.cli import main
+from chat_server import completion, send_json, serve
+from tiny_models import save_tiny_bert
+
+WORDS = {"joy": "радість щастя чудово", "fear": "страшно боюся жах", "none": "вівторок автобус стіл"}
+
+
+def run(capsys, *args: object) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def user_file(tmp_path: Path) -> Path:
+    rows = ["text,label,split"]
+    for i in range(30):
+        for label, text in WORDS.items():
+            rows.append(f"{text} {i},{label},{'train' if i < 20 else 'dev' if i < 25 else 'test'}")
+    path = tmp_path / "mine.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_train_hf_then_eval_and_detect_the_saved_model(capsys, user_file: Path, tmp_path: Path) -> None:
+    encoder = save_tiny_bert(tmp_path / "encoder", [line for text in WORDS.values() for line in text.split()])
+    out = tmp_path / "model"
+    params = ("-p", "epochs=3", "-p", "lr=0.01", "-p", "batch_size=8")
+    code, stdout, err = run(capsys, "train", f"hf:{encoder}", "--dataset", user_file, "--split-col", "split",
+                            *params, "--out", out, "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(stdout)["n_train"] == 60
+    assert (out / "encoder" / "model.safetensors").is_file()
+    code, stdout, err = run(capsys, "eval", "--model", out, "--dataset", user_file, "--split-col", "split", "--json")
+    assert code == 0, err
+    assert json.loads(stdout)["model"] == "hf" and json.loads(stdout)["n"] == 15
+    code, stdout, err = run(capsys, "detect", "страшно боюся", "--model", out, "--json")
+    assert code == 0, err
+    assert {"fear", "joy", "none"} <= set(json.loads(stdout)["scores"])
+
+
+def _answer_joy(handler, body) -> None:
+    send_json(handler, 200, completion(body["model"], "Answer: joy"))
+
+
+def test_eval_llm_asks_only_for_the_limited_test_rows_and_reports_invalid_answers(capsys, user_file: Path) -> None:
+    with serve(_answer_joy) as (url, received):
+        code, stdout, err = run(capsys, "eval", "--model", "llm:tiny-chat", "--llm-base-url", url, "--prompt", "en",
+                                "--dataset", user_file, "--split-col", "split", "--limit", 4, "--json")  # fmt: skip
+    assert code == 0, err
+    record = json.loads(stdout)
+    assert record["n"] == 4 and len(received) == 4  # no training calls, no dev tuning
+    assert record["metrics"]["invalid_answer_rate"] == 0.0
+    assert all(request["model"] == "tiny-chat" for request in received)
+
+
+def test_eval_llm_against_a_dead_endpoint_is_one_line(capsys, user_file: Path) -> None:
+    code, _, err = run(capsys, "eval", "--model", "llm:tiny-chat", "--llm-base-url", "http://127.0.0.1:9/v1",
+                       "--dataset", user_file, "--split-col", "split", "--limit", 2, "-p", "max_retries=0")  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
