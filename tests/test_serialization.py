@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from affectlab.errors import ModelFileError
-from affectlab.models.serialization import ARRAYS, CONFIG, FILE_PREFIX, read_model_dir, write_model_dir
+from affectlab.models.serialization import (
+    ARRAYS,
+    CONFIG,
+    FILE_PREFIX,
+    nest_arrays,
+    read_model_dir,
+    unnest_arrays,
+    write_model_dir,
+)
 
 WEIGHTS = b"\x00\x01binary weights\xff"
 
@@ -65,3 +73,12 @@ def test_file_names_that_leave_the_directory_are_refused(tmp_path, name):
     with pytest.raises(ModelFileError, match="not a valid file name"):
         write_model_dir(tmp_path / "m", {"model": "test"}, {FILE_PREFIX + name: as_file(b"x")})
     assert not (tmp_path / "m").exists()
+
+
+def test_nested_member_arrays_and_files_round_trip():
+    member = {"coef": np.arange(3.0), "file:encoder/model.safetensors": np.frombuffer(b"weights", dtype=np.uint8)}
+    nested = nest_arrays("uk", member)
+    assert set(nested) == {"uk/coef", "file:uk/encoder/model.safetensors"}
+    others = nest_arrays("en", {"coef": np.zeros(2)})
+    back = unnest_arrays("uk", {**nested, **others})
+    assert set(back) == set(member) and back["coef"].tolist() == [0.0, 1.0, 2.0]

@@ -21,7 +21,7 @@ from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, fit_decision
 from affectlab.models.base import Detector, Inputs
-from affectlab.models.serialization import FILE_PREFIX
+from affectlab.models.serialization import nest_arrays, unnest_arrays
 
 WEIGHT_STEPS = 10
 """Weights are searched on a grid of 1/10 (the grid the shipped two-member heads were tuned on)."""
@@ -105,27 +105,6 @@ class EnsembleDetector(Detector):
             member._set_state(member_state, unnest_arrays(f"member{i}", arrays))
             # members decide only when taken out alone; the ensemble's own decision is the one that was tuned
             member.decision_ = Decision.default(self.label_space, member.rule())
-
-
-def nest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """A member's arrays under ``prefix/``; its ``file:`` entries (files of their own, such as a fine-tuned
-    encoder's weights) become files in the subdirectory ``prefix`` of the saved model."""
-    return {
-        f"{FILE_PREFIX}{prefix}/{key[len(FILE_PREFIX) :]}" if key.startswith(FILE_PREFIX) else f"{prefix}/{key}": value
-        for key, value in arrays.items()
-    }
-
-
-def unnest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The inverse of :func:`nest_arrays`: the arrays and files of the member saved under ``prefix``."""
-    nested, files = f"{prefix}/", f"{FILE_PREFIX}{prefix}/"
-    out = {}
-    for key, value in arrays.items():
-        if key.startswith(files):
-            out[FILE_PREFIX + key[len(files) :]] = value
-        elif key.startswith(nested):
-            out[key[len(nested) :]] = value
-    return out
 
 
 def combine(probas: list[np.ndarray], weights: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
 from affectlab.models.base import Detector, Inputs, as_inputs
+from affectlab.models.serialization import nest_arrays, unnest_arrays
 
 
 class LanguageRoutedDetector(Detector):
@@ -84,7 +85,7 @@ class LanguageRoutedDetector(Detector):
                 "decision": member.decision_.to_dict() if member.decision_ else None,
                 "state": state,
             }
-            arrays.update({f"{lang}/{key}": value for key, value in member_arrays.items()})
+            arrays.update(nest_arrays(lang, member_arrays))
         return {"members": states}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
@@ -92,13 +93,12 @@ class LanguageRoutedDetector(Detector):
 
         members = {}
         for lang, saved in state["members"].items():
-            prefix = f"{lang}/"
             config = {
                 "params": saved["params"],
                 "label_space": self.label_space.to_dict(),
                 "decision": saved["decision"],
                 "state": saved["state"],
             }
-            member_arrays = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+            member_arrays = unnest_arrays(lang, arrays)
             members[lang] = MODELS.get(saved["model"]).from_saved(config, member_arrays)
         self.members_ = members

@@ -21,6 +21,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +152,24 @@ def arrays_to_strings(prefix: str, arrays: dict[str, np.ndarray]) -> list[str]:
     data = arrays[f"{prefix}.bytes"].tobytes()
     offsets = arrays[f"{prefix}.offsets"]
     return [data[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
+
+
+def nest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A member's arrays under ``prefix/``; its ``file:`` entries (files of their own, such as a fine-tuned
+    encoder's weights) become files in the subdirectory ``prefix`` of the saved model."""
+    return {
+        f"{FILE_PREFIX}{prefix}/{key[len(FILE_PREFIX) :]}" if key.startswith(FILE_PREFIX) else f"{prefix}/{key}": value
+        for key, value in arrays.items()
+    }
+
+
+def unnest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The inverse of :func:`nest_arrays`: the arrays and files of the member saved under ``prefix``."""
+    nested, files = f"{prefix}/", f"{FILE_PREFIX}{prefix}/"
+    out = {}
+    for key, value in arrays.items():
+        if key.startswith(files):
+            out[FILE_PREFIX + key[len(files) :]] = value
+        elif key.startswith(nested):
+            out[key[len(nested) :]] = value
+    return out

@@ -29,7 +29,7 @@ from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.thresholds import Decision
 from affectlab.models.base import Detector, Inputs
-from affectlab.models.ensemble import nest_arrays, unnest_arrays
+from affectlab.models.serialization import nest_arrays, unnest_arrays
 from affectlab.models.translation import Translator, open_translator, short_code
 
 
