@@ -6,7 +6,6 @@ import platform
 import subprocess
 import time
 from dataclasses import asdict, dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores
 from affectlab.models import Detector
 from affectlab.models.encoders import embedding_cache
+from affectlab.versions import library_versions as installed_versions
 
 LIBRARIES = ("affectlab", "numpy", "scikit-learn", "datasets", "simplemma")
 
@@ -112,13 +112,7 @@ def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
 
 def library_versions() -> dict[str, str]:
     """Installed versions of the libraries a result depends on."""
-    versions = {}
-    for name in LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+    return installed_versions(LIBRARIES)
 
 
 def git_commit() -> str | None:

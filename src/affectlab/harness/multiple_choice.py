@@ -12,7 +12,6 @@ import platform
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any, Protocol
 
 import numpy as np
@@ -20,6 +19,7 @@ import numpy as np
 from affectlab.errors import InputError
 from affectlab.harness.prompts import answer_targets, format_prompt, sample_shots
 from affectlab.uatasks.instances import MCInstance
+from affectlab.versions import library_versions as installed_versions
 
 LIBRARIES = ("affectlab", "numpy", "torch", "transformers", "openai")
 SHOTS_FROM_POOL = "few-shot split"
@@ -138,10 +138,4 @@ def bootstrap_accuracy_ci(
 
 def library_versions() -> dict[str, str]:
     """Installed versions of the libraries a multiple-choice result depends on."""
-    versions = {}
-    for name in LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
+    return installed_versions(LIBRARIES)
