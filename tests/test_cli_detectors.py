@@ -71,3 +71,20 @@ def test_eval_llm_against_a_dead_endpoint_is_one_line(capsys, user_file: Path) -
     code, _, err = run(capsys, "eval", "--model", "llm:tiny-chat", "--llm-base-url", "http://127.0.0.1:9/v1",
                        "--dataset", user_file, "--split-col", "split", "--limit", 2, "-p", "max_retries=0")  # fmt: skip
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_eval_llm_on_a_file_without_splits_needs_no_train_split(capsys, tmp_path: Path) -> None:
+    test_only = tmp_path / "test_only.csv"
+    test_only.write_text("text,label\nрадість щастя,joy\nстрашно боюся,fear\n", encoding="utf-8")
+    with serve(_answer_joy) as (url, received):
+        code, stdout, err = run(capsys, "eval", "--model", "llm:tiny-chat", "--llm-base-url", url,
+                                "--dataset", test_only, "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(stdout)["n"] == 2 and len(received) == 2
+
+
+def test_a_trainable_model_still_needs_a_train_split(capsys, tmp_path: Path) -> None:
+    test_only = tmp_path / "test_only.csv"
+    test_only.write_text("text,label\nрадість щастя,joy\nстрашно боюся,fear\n", encoding="utf-8")
+    code, _, err = run(capsys, "eval", "--model", "tfidf-lr", "--dataset", test_only)
+    assert code == 2 and "no train split" in err

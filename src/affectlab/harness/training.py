@@ -50,14 +50,17 @@ def train_detector(
 def _train(
     model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: Progress, cv_thresholds: bool | None
 ) -> dict[str, Any]:
-    if "train" not in data:
+    tune = tune and model.tunes_decision
+    if "train" in data:
+        train = data["train"]
+    elif not tune:  # a prompted LLM learns nothing from train and tunes nothing on dev: a test set is enough
+        train = data[next(iter(data))].select([])
+    else:
         raise InputError(
             f"dataset {spec.name!r} has no train split to train on (splits: {', '.join(data)}); "
             "give a file a --split-col, or a directory of train/dev/test files"
         )
     space = spec.label_space
-    train = data["train"]
-    tune = tune and model.tunes_decision
     started = time.perf_counter()
     progress(f"training {model.name} on {spec.name} ({len(train)} texts)")
     y_train = space.encode(train["labels"])
@@ -81,7 +84,7 @@ def _train(
         y_dev,
         space,
         spec.primary_metric,
-        train_prior=y_train.mean(axis=0),
+        train_prior=y_train.mean(axis=0) if len(y_train) else None,
         tune=tune,
         groups=groups if len(set(groups or [])) > 1 else None,
     )
