@@ -80,6 +80,25 @@ def test_save_and_load_round_trip_gives_identical_probabilities(trained, tmp_pat
     assert capfd.readouterr() == ("", "")  # the library draws no progress bars of its own
 
 
+def test_int8_storage_is_smaller_and_predicts_almost_the_same(trained, tmp_path):
+    model, _ = trained
+    model.save(tmp_path / "fp32")
+    small = HFEncoderDetector.from_saved(*read_model_dir(tmp_path / "fp32"))
+    small.params["weight_storage"] = "int8"
+    small.save(tmp_path / "int8")
+    config, _ = read_model_dir(tmp_path / "int8")
+    assert "encoder/model.int8.safetensors" in config["files"] and "encoder/model.safetensors" not in config["files"]
+    sizes = {name: (tmp_path / name / "encoder").stat().st_size for name in ("fp32", "int8")}
+    weights = {
+        name: (tmp_path / name / "encoder" / file).stat().st_size
+        for name, file in (("fp32", "model.safetensors"), ("int8", "model.int8.safetensors"))
+    }
+    assert weights["int8"] < 0.4 * weights["fp32"], sizes
+    loaded = HFEncoderDetector.from_saved(*read_model_dir(tmp_path / "int8"))
+    np.testing.assert_allclose(loaded.predict_proba(TEXTS), model.predict_proba(TEXTS), atol=0.02)
+    assert (loaded.predict(TEXTS) == model.predict(TEXTS)).mean() > 0.9
+
+
 def test_a_tampered_safetensors_file_is_refused(trained, tmp_path):
     model, _ = trained
     model.save(tmp_path / "m")

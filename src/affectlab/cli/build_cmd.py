@@ -18,6 +18,13 @@ def build_default_command(
     heads: list[str] | None = typer.Option(
         None, "--head", help="Only this head (repeatable): ekman, goemotions, emocontext."
     ),
+    english_encoder: Path | None = typer.Option(
+        None,
+        "--english-encoder",
+        help="Add a fine-tuned English encoder to the goemotions head, stored int8 (needs the hf extra): a saved "
+        "`affectlab train hf:...` GoEmotions model, or a Hugging Face encoder directory to fine-tune first "
+        "(hours on a CPU).",
+    ),
     as_json: bool = Json,
 ) -> None:
     """Train the default heads (embedding + n-gram ensembles) from the datasets and record their test scores."""
@@ -25,7 +32,9 @@ def build_default_command(
 
     target = out or HEADS_DIR
     with stage_progress(not as_json) as progress:
-        record = build_default(data_dir, target, tuple(heads or TAXONOMIES), progress=progress)
+        record = build_default(
+            data_dir, target, tuple(heads or TAXONOMIES), progress=progress, english_encoder=english_encoder
+        )
     if as_json:
         print_json(record)
         return

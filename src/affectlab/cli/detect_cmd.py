@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from affectlab.cli.options import Json
-from affectlab.cli.output import print_json, stdout
+from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detection import Detection, detect, get_detector
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.langid import detect_languages
@@ -35,10 +35,13 @@ def detect_command(
     if input_file is not None:
         if not input_file.is_file():
             raise DataNotFoundError(f"file {str(input_file)!r} does not exist")
-        _detect_file(input_file, output_file, text_col, get_detector(model, taxonomy, fast), batch_size, as_json)
+        detector = get_detector(model, taxonomy, fast)
+        print_left_out(detector)
+        _detect_file(input_file, output_file, text_col, detector, batch_size, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
+    print_left_out(get_detector(model, taxonomy, fast))
     results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=model, fast=fast)
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])

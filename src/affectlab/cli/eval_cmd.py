@@ -20,7 +20,7 @@ from affectlab.cli.options import (
     file_options,
     parse_params,
 )
-from affectlab.cli.output import print_json, print_scores, stage_progress
+from affectlab.cli.output import print_json, print_left_out, print_scores, stage_progress
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.errors import InputError
@@ -83,6 +83,7 @@ def evaluate_command(
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options)
             detector = load_default(head_for(spec.label_space), fast=fast)
+            print_left_out(detector)
         elif is_model_dir(model):
             progress(f"loading model {model}")
             detector = load_detector(model)

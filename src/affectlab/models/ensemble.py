@@ -6,6 +6,10 @@ macro-F1); that pair is the default. The weights are tuned on dev by :func:`tune
 Members are given as ``members=[{"model": KIND, "params": {...}}, ...]`` (e.g. ``-p 'members=[{"model":
 "keywords"}, {"model": "tfidf-lr", "params": {"max_features": 50000}}]'``) or in the short form
 ``members=[KIND, ...]`` with ``member_params=[{...}, ...]`` in which the shipped heads were saved.
+
+``optional=[i, ...]`` names trailing members that may be left out when loaded where their extra is not installed
+(the default GoEmotions head's fine-tuned encoder needs torch): the ensemble then runs on the other members with
+the weights and decision tuned for them alone, saved as ``without_optional_``, and says so in ``left_out_``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.errors import InputError
+from affectlab.errors import InputError, ModelFileError
+from affectlab.extras import MissingExtraError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, fit_decision
@@ -56,7 +61,7 @@ class EnsembleDetector(Detector):
 
     name = "ensemble"
     description = "weighted average of registered detectors' probabilities (default embedding-lr + tfidf-lr)"
-    defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [], "weights": None}
+    defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [], "weights": None, "optional": []}
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -70,6 +75,13 @@ class EnsembleDetector(Detector):
         self.weights_ = np.asarray(weights, dtype=np.float64)
         self.fast_decision_: Decision | None = None
         """Optional decision for one member alone (the default heads' fast, n-gram-only profile)."""
+        optional = list(self.params["optional"] or [])
+        if optional and sorted(optional) != list(range(len(self.members_) - len(optional), len(self.members_))):
+            raise InputError("ensemble optional members must be the last ones")
+        self.without_optional_: dict[str, Any] | None = None
+        """``{"weights", "decision"}`` tuned for the members that are not optional."""
+        self.left_out_: list[str] = []
+        """Why optional members were left out when this ensemble was loaded (empty when none were)."""
 
     @property
     def cheap_to_refit(self) -> bool:
@@ -88,23 +100,62 @@ class EnsembleDetector(Detector):
         return combine(self.member_probas(inputs), self.weights_)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        if self.left_out_:
+            raise ModelFileError(f"this ensemble was loaded without some members ({'; '.join(self.left_out_)})")
+        if self.params["optional"] and self.without_optional_ is None:
+            raise InputError("an ensemble with optional members needs without_optional_ (weights and decision)")
         states, arrays = [], {}
         for i, member in enumerate(self.members_):
             state, member_arrays = member._get_state()
             states.append(state)
             arrays.update(nest_arrays(f"member{i}", member_arrays))
         fast = self.fast_decision_.to_dict() if self.fast_decision_ is not None else None
-        return {"members": states, "weights": self.weights_.tolist(), "fast_decision": fast}, arrays
+        state = {"members": states, "weights": self.weights_.tolist(), "fast_decision": fast}
+        if self.without_optional_ is not None:
+            state["without_optional"] = self.without_optional_
+        return state, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
         self.weights_ = np.asarray(state["weights"], dtype=np.float64)
         fast = state.get("fast_decision")
         self.fast_decision_ = Decision.from_dict(fast) if fast else None
+        self.without_optional_ = state.get("without_optional")
+        kept = []
         for i, (member, member_state) in enumerate(zip(self.members_, state["members"], strict=True)):
             member.label_space_ = self.label_space
-            member._set_state(member_state, unnest_arrays(f"member{i}", arrays))
+            try:
+                member._set_state(member_state, unnest_arrays(f"member{i}", arrays))
+            except MissingExtraError as exc:
+                if i not in self.params["optional"] or self.without_optional_ is None:
+                    raise
+                self.left_out_.append(f"{member.name} member left out: {exc}")
+                continue
             # members decide only when taken out alone; the ensemble's own decision is the one that was tuned
             member.decision_ = Decision.default(self.label_space, member.rule())
+            kept.append(member)
+        if self.left_out_:
+            self._keep_required(kept)
+
+    def without_optional_members(self) -> EnsembleDetector:
+        """A copy that runs on the required members alone, with the weights and decision tuned for them."""
+        copy = EnsembleDetector(**self.params)
+        copy.label_space_ = self.label_space_
+        copy.fast_decision_ = self.fast_decision_
+        copy.without_optional_ = self.without_optional_
+        required = self._n_required()
+        copy.left_out_ = [f"{member.name} member left out on request" for member in self.members_[required:]]
+        copy._keep_required(self.members_[:required])
+        return copy
+
+    def _n_required(self) -> int:
+        return len(self.members_) - len(self.params["optional"] or [])
+
+    def _keep_required(self, members: list[Detector]) -> None:
+        if self.without_optional_ is None:
+            raise InputError("this ensemble has no weights and decision for its required members alone")
+        self.members_ = members
+        self.weights_ = np.asarray(self.without_optional_["weights"], dtype=np.float64)
+        self.decision_ = Decision.from_dict(self.without_optional_["decision"])
 
 
 def combine(probas: list[np.ndarray], weights: np.ndarray) -> np.ndarray:

@@ -56,14 +56,18 @@ PRESETS: dict[str, float] = {
 APP_H_RECIPE: dict[str, Any] = {"batch_size": 64, "epochs": 50, "patience": 3}
 """What App. H used for every encoder besides the learning rate."""
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".pkl", ".pickle", ".ckpt")
-CHOICES = {"pooling": ("cls", "mean"), "class_weight": (None, "capped")}
+CHOICES = {"pooling": ("cls", "mean"), "class_weight": (None, "capped"), "weight_storage": ("fp32", "int8")}
+WEIGHTS_FILE = "model.safetensors"
+INT8_WEIGHTS_FILE = "model.int8.safetensors"
 POSITIVE_INTEGERS = ("epochs", "batch_size", "grad_accum", "max_length", "eval_batch_size")
 
 
 class HFEncoderDetector(Detector):
     """A fine-tuned Hugging Face encoder + linear head. ``model`` is a local directory (read with
     ``local_files_only``) or a hub id; ``device``, ``bf16`` and ``attn_implementation`` default to CUDA, bf16
-    autocast and SDPA when a GPU is there. ``class_weight="capped"`` weighs positives up to ``weight_cap``."""
+    autocast and SDPA when a GPU is there. ``class_weight="capped"`` weighs positives up to ``weight_cap``.
+    ``weight_storage="int8"`` saves the encoder's matrices as int8 rows (:mod:`affectlab.models.int8`, a quarter
+    of the size); they are float32 again once loaded."""
 
     name = "hf"
     description = "fine-tuned Hugging Face encoder (GoEmotions 5.2, EmoBench-UA App. H)"
@@ -88,6 +92,7 @@ class HFEncoderDetector(Detector):
         "device": None,
         "bf16": None,
         "attn_implementation": None,
+        "weight_storage": "fp32",
     }
     accepts_validation: ClassVar[bool] = True
     """``train_detector`` passes the dev split to :meth:`fit` (early stopping)."""
@@ -169,6 +174,8 @@ class HFEncoderDetector(Detector):
         with tempfile.TemporaryDirectory() as tmp, training.quiet_transformers():
             self.model_.encoder.save_pretrained(tmp)
             self.tokenizer_.save_pretrained(tmp)
+            if self.params["weight_storage"] == "int8":
+                _to_int8(Path(tmp))
             for path in sorted(Path(tmp).rglob("*")):
                 if path.suffix in PICKLE_SUFFIXES:
                     raise ModelFileError(f"the encoder would be saved with a pickle-based file ({path.name})")
@@ -190,6 +197,10 @@ class HFEncoderDetector(Detector):
             for name, data in files.items():  # the verified bytes, in a private directory transformers can read
                 (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
                 (Path(tmp) / name).write_bytes(data.tobytes())
+            if INT8_WEIGHTS_FILE in files:
+                from affectlab.models.int8 import dequantize_file
+
+                dequantize_file(str(Path(tmp) / INT8_WEIGHTS_FILE), str(Path(tmp) / WEIGHTS_FILE))
             try:
                 self.tokenizer_, encoder = _load_pretrained(tmp, self._attention(device))
             except InputError as exc:
@@ -276,6 +287,17 @@ def _load_pretrained(model: str, attn_implementation: str | None) -> tuple[Any, 
             "config.json, the weights and the tokenizer files"
         ) from None
     return tokenizer, encoder
+
+
+def _to_int8(directory: Path) -> None:
+    """Replace the saved encoder's ``model.safetensors`` by its int8 copy."""
+    from affectlab.models.int8 import quantize_file
+
+    weights = directory / WEIGHTS_FILE
+    if not weights.is_file():
+        raise InputError(f"int8 storage needs the encoder saved as one {WEIGHTS_FILE} (it was sharded)")
+    quantize_file(str(weights), str(directory / INT8_WEIGHTS_FILE))
+    weights.unlink()
 
 
 def _copy_into(parameter: Any, values: np.ndarray) -> None:
