@@ -1,0 +1,102 @@
+"""Reading a corpus to collect from: CSV/TSV, JSON lines (a Reddit dump: ``title`` + ``selftext`` or ``body``) or
+plain text (one post per line), given as files or folders of them; and the recipe corpus built from the datasets
+affectlab already reads (GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from affectlab.errors import DataNotFoundError, InputError
+
+SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")
+TEXT_FIELDS = (("text",), ("body",), ("title", "selftext"), ("selftext",), ("title",))
+"""Tried in order when no text column is given: the first whose fields a record has (joined by a blank line)."""
+EMPTY_MARKERS = {"[deleted]", "[removed]"}
+RECIPE_SOURCES = {"en": ("goemotions", "emocontext", "semeval2025-eng"), "es": ("semeval2025-esp",)}
+
+
+def corpus_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """The files named, and the readable files inside the folders named, sorted within each folder."""
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+        elif path.is_file():
+            if path.suffix.lower() not in SUFFIXES:
+                raise InputError(
+                    f"{path}: cannot read {path.suffix or 'files without a suffix'} ({', '.join(SUFFIXES)})"
+                )
+            files.append(path)
+        else:
+            raise DataNotFoundError(f"{str(path)!r} does not exist")
+    if not files:
+        raise InputError("no corpus files found (csv, tsv, jsonl, json or txt)")
+    return files
+
+
+def _post_text(record: dict, text_col: str | None, where: str) -> str:
+    if text_col is not None:
+        fields: tuple[str, ...] = tuple(text_col.split("+"))
+        if any(field not in record for field in fields):
+            raise InputError(f"{where}: no column {text_col!r} (columns: {', '.join(map(str, record))})")
+    else:
+        fields = next((f for f in TEXT_FIELDS if all(k in record for k in f)), ())
+        if not fields:
+            raise InputError(f"{where}: no text column (tried text, body, title+selftext); give --text-col")
+    parts = [str(record[f] or "").strip() for f in fields]
+    return "\n\n".join(p for p in parts if p and p not in EMPTY_MARKERS)
+
+
+def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = None) -> Iterator[tuple[str, str]]:
+    """``(id, text)`` for every non-empty post; ids from an ``id`` column, else ``file:line``. ``text_col`` may
+    join columns with ``+`` (``title+selftext``)."""
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    for path in corpus_files(paths):
+        suffix = path.suffix.lower()
+        with open(path, encoding="utf-8", errors="strict", newline="") as handle:
+            try:
+                if suffix == ".txt":
+                    rows = ({"text": line} for line in handle)
+                elif suffix in (".jsonl", ".json"):
+                    rows = (_json_line(line, path, n) for n, line in enumerate(handle, 1) if line.strip())
+                else:
+                    rows = csv.DictReader(handle, delimiter="\t" if suffix == ".tsv" else ",")
+                for number, row in enumerate(rows, start=1):
+                    text = _post_text(row, text_col, f"{path} row {number}")
+                    if text:
+                        yield str(row.get("id") or f"{path.name}:{number}"), text
+            except UnicodeDecodeError:
+                raise InputError(f"{path} is not UTF-8 text") from None
+
+
+def _json_line(line: str, path: Path, number: int) -> dict:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {number} is not JSON ({exc.msg})") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{path}: line {number} is not a JSON object")
+    return record
+
+
+def recipe_posts(lang: str, data_dir: str | os.PathLike[str] | None) -> tuple[list[str], list[str]]:
+    """Ids and texts of every split of the recipe's datasets for ``lang`` (dialogue turns joined by spaces)."""
+    from affectlab.datasets import resolve_dataset
+
+    ids, texts = [], []
+    for name in RECIPE_SOURCES[lang]:
+        data = resolve_dataset(name, data_dir)[1]
+        for split in data:
+            rows = data[split]
+            contexts = rows["context"] if "context" in rows.column_names else [[] for _ in range(len(rows))]
+            row_ids = rows["id"] if "id" in rows.column_names else [str(i) for i in range(len(rows))]
+            for row_id, context, text in zip(row_ids, contexts, rows["text"], strict=True):
+                ids.append(f"{name}:{split}:{row_id}")
+                texts.append(" ".join([*context, text]))
+    return ids, texts
