@@ -48,9 +48,7 @@ def collect_command(
     from affectlab.collect.corpus import read_posts
     from affectlab.collect.dataset import split_dataset, summary, write_records
     from affectlab.collect.pos import default_adjective_check
-    from affectlab.collect.seeds import REGIONAL_SEEDS_ES, SEEDS
-
-    from affectlab.collect.seeds import templates_for
+    from affectlab.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, templates_for
 
     templates_for(lang)  # an unknown language is one clear error
     if out.suffix.lower() != ".jsonl":
