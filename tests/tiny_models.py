@@ -36,3 +36,31 @@ def save_tiny_bert(directory: Path, sentences: Sequence[str]) -> Path:
     torch.manual_seed(0)  # the same random encoder on every run, so loss thresholds in tests are not flaky
     BertModel(config).save_pretrained(directory)
     return directory
+
+
+def save_tiny_t5(directory: Path, sentences: Sequence[str]) -> Path:
+    """A 2-layer T5 (d_model 32, seeded random weights) with a word-level vocabulary of ``sentences``, ``</s>``
+    appended to every input and the 100 ``<extra_id_N>`` sentinels, saved as a Hugging Face model directory."""
+    import torch
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
+
+    sentinels = [f"<extra_id_{i}>" for i in range(100)]
+    words = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    words.normalizer = normalizers.Lowercase()
+    words.pre_tokenizer = pre_tokenizers.Whitespace()
+    words.train_from_iterator(sentences, trainers.WordLevelTrainer(special_tokens=["<pad>", "</s>", "<unk>"]))
+    words.add_special_tokens(sentinels)
+    words.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=words, pad_token="<pad>", eos_token="</s>", unk_token="<unk>",
+        additional_special_tokens=sentinels,
+    )  # fmt: skip
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=16, num_layers=2, num_decoder_layers=2, num_heads=2,
+        decoder_start_token_id=0, pad_token_id=0, eos_token_id=1,
+    )  # fmt: skip
+    tokenizer.save_pretrained(directory)
+    torch.manual_seed(0)
+    T5ForConditionalGeneration(config).save_pretrained(directory)
+    return directory
