@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "detect", "load_detector"]
+__all__ = ["__version__", "detect", "detect_open", "load_detector"]
 
 if TYPE_CHECKING:
     from affectlab.detection import Detection
@@ -22,6 +22,13 @@ def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detectio
     from affectlab.detection import detect as _detect
 
     return _detect(texts, taxonomy=taxonomy, **options)
+
+
+def detect_open(texts: Any, **options: Any) -> list[Any]:
+    """Open-ended affective states (feeling words) for masked texts; see :func:`affectlab.detection.detect_open`."""
+    from affectlab.detection import detect_open as _detect_open
+
+    return _detect_open(texts, **options)
 
 
 def load_detector(model: str = "default", taxonomy: str = "ekman") -> Detector:

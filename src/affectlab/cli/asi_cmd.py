@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -110,3 +111,184 @@ def recipe_command(
     for name, entry in report["sets"].items():
         stdout.print(f"{name}: {entry['posts']:,} posts, {entry['states']:,} states", highlight=False)
     stdout.print(f"written to {out}", highlight=False)
+
+
+ModelOption = typer.Option(
+    "default",
+    "--model",
+    "-m",
+    help="'default' (the embedded predictor), a saved predictor directory, or llm:NAME with --llm-base-url.",
+)
+LLMBaseUrl = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint for --model llm:NAME.")
+K = typer.Option(5, "--k", min=1, max=10, help="Terms ranked per mask.")
+
+
+def _predictor(model: str, llm_base_url: str | None) -> Any:
+    from affectlab.models.open_states import load_predictor
+
+    if model.startswith("llm:"):
+        from affectlab.models.open_llm import LLMStatePredictor
+
+        return LLMStatePredictor(model.removeprefix("llm:"), base_url=llm_base_url)
+    if llm_base_url:
+        raise InputError("--llm-base-url applies only to --model llm:NAME")
+    if model == "default":
+        from affectlab.models.open_default import HEADS_DIR
+
+        return load_predictor(HEADS_DIR)
+    if not Path(model).is_dir():
+        raise InputError(f"{model!r} is neither 'default', llm:NAME nor a saved predictor directory")
+    return load_predictor(model)
+
+
+@app.command("train")
+def train_command(
+    model: str = typer.Argument(..., help="seq2seq:PATH (a local T5/mT5 directory to fine-tune)."),
+    data: Path = typer.Option(..., "--data", help="Masked posts (asi collect/recipe JSON Lines); its train split."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where to save the predictor."),
+    params: list[str] | None = typer.Option(None, "--param", "-p", help="Setting as key=value (epochs, lr, ...)."),
+    device: str | None = typer.Option(None, "--device", help="cuda or cpu (default: cuda when available)."),
+    as_json: bool = Json,
+) -> None:
+    """Fine-tune a seq2seq model to fill the masks (MASIVE App. D.1: batch 4, 3 epochs, Adafactor, lr 1e-4)."""
+    from affectlab.cli.options import parse_params
+    from affectlab.collect.dataset import read_records
+    from affectlab.models.open_seq2seq import Seq2SeqStatePredictor
+
+    if not model.startswith("seq2seq:"):
+        raise InputError("asi train takes seq2seq:PATH (the default predictor is built by `asi build-default`)")
+    records = [r for r in read_records(data) if r.get("split") == "train"]
+    if not records:
+        raise InputError(f"{data} has no train split records")
+    with stage_progress(not as_json) as progress:
+        progress("loading the model")
+        predictor = Seq2SeqStatePredictor(model.removeprefix("seq2seq:"), device=device, **parse_params(params))
+        predictor.fit([r["masked"] for r in records], [r["target"] for r in records], progress=progress)
+        predictor.save(out)
+    report = {"out": str(out), "n_train": len(records), "history": predictor.history}
+    if as_json:
+        print_json(report)
+    else:
+        last = predictor.history[-1]
+        stdout.print(
+            f"trained on {len(records):,} posts (loss {last['loss']:.3f}, {last['samples_per_s']} samples/s); "
+            f"saved to {out}",
+            highlight=False,
+        )
+
+
+@app.command("eval")
+def eval_command(
+    data: Path = typer.Option(..., "--data", help="Masked posts (JSON Lines from asi collect/recipe)."),
+    model: str = ModelOption,
+    split: str = typer.Option("test", "--split", help="Records of this split (test, train, regional, all)."),
+    k: int = K,
+    similarity_model: str | None = typer.Option(
+        None, "--similarity-model", help="Local encoder for top-k similarity (the paper: mBERT); 'none' to skip."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N records."),
+    predictions_out: Path | None = typer.Option(None, "--predictions-out", help="Write the predictions (JSONL)."),
+    llm_base_url: str | None = LLMBaseUrl,
+    as_json: bool = Json,
+) -> None:
+    """Predict the masked affective states of a collected set and score them: top-k accuracy, similarity, and
+    seen/unseen, negation and gender breakdowns."""
+    from affectlab.collect.dataset import read_records, write_records
+    from affectlab.harness.open_states import evaluate_open
+    from affectlab.metrics.contextual import default_embedder
+
+    records = [r for r in read_records(data) if split == "all" or r.get("split") == split]
+    records = records[:limit] if limit else records
+    if not records:
+        raise InputError(f"{data} has no {split} records")
+    with stage_progress(not as_json) as progress:
+        progress("loading the predictor")
+        predictor = _predictor(model, llm_base_url)
+        embedder = None if similarity_model == "none" else default_embedder(similarity_model)
+        progress(f"predicting {len(records):,} posts")
+        result = evaluate_open(predictor, records, k, embedder)
+    report = {"model": model, "data": str(data), "split": split, **result["report"]}
+    if predictions_out is not None:
+        rows = [{"id": r["id"], "terms": r["terms"], "predicted": [[t.to_dict() for t in m] for m in p]}
+                for r, p in zip(records, result["predictions"], strict=True)]  # fmt: skip
+        write_records(predictions_out, rows)
+    if as_json:
+        print_json(report)
+        return
+    _print_open_report(report)
+
+
+def _print_open_report(report: dict) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{report['model']} on {report['data']} ({report['split']}, n={report['n']})")
+    keys = [key for key in report if key.startswith(("acc@", "acc_lenient@", "sim@"))]
+    table.add_column("subset")
+    for key in keys:
+        table.add_column(key, justify="right")
+    table.add_row("all", *[f"{report[key]:.3f}" for key in keys])
+    for name, scores in report["by_subset"].items():
+        table.add_row(f"{name} (n={scores['n']})", *[f"{scores[key]:.3f}" if key in scores else "" for key in keys])
+    stdout.print(table)
+    if "similarity_model" in report:
+        stdout.print(f"similarity: {report['similarity_model']}", highlight=False)
+    if "invalid_rate" in report:
+        stdout.print(f"invalid answers: {report['invalid_rate']:.1%}", highlight=False)
+
+
+@app.command("fixed-label")
+def fixed_label_command(
+    dataset: str = typer.Option(..., "--dataset", "-d", help="goemotions, goemotions-ekman, semeval2025-eng/esp."),
+    model: str = ModelOption,
+    split: str = typer.Option("test", "--split", help="Dataset split."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N rows."),
+    k: int = K,
+    data_dir: Path | None = DataDir,
+    as_json: bool = Json,
+) -> None:
+    """MASIVE 4.2.2: append "I feel <extra_id_0>", rank the label words by likelihood, and report macro P/R/F1
+    of the most likely label plus generative top-k accuracy."""
+    from affectlab.cli.eval_cmd import first_rows
+    from affectlab.datasets import resolve_dataset
+    from affectlab.harness.open_states import fixed_label_eval
+
+    with stage_progress(not as_json) as progress:
+        progress(f"loading {dataset}")
+        spec, data = resolve_dataset(dataset, data_dir)
+        if split not in data:
+            raise InputError(f"{dataset} has no {split} split (splits: {', '.join(data)})")
+        rows = first_rows(data, split, limit)[split] if limit else data[split]
+        predictor = _predictor(model, None)
+        progress(f"ranking label words for {len(rows):,} texts")
+        report = {"model": model, "split": split, **fixed_label_eval(predictor, dataset, rows, k, spec.label_space)}
+    if as_json:
+        print_json(report)
+        return
+    stdout.print(
+        f"{dataset} {split} (n={report['n']}): macro P {report['macro_precision']:.3f} R {report['macro_recall']:.3f} "
+        f"F1 {report['macro_f1']:.3f}; "
+        + ", ".join(f"{key} {report[key]:.3f}" for key in report if key.startswith("acc@")),
+        highlight=False,
+    )
+
+
+@app.command("build-default")
+def build_default_command(
+    recipe: Path = typer.Option(..., "--recipe", help="Folder written by `asi recipe` (en.jsonl, es.jsonl)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Where to write it (default: inside the package)."),
+    data_dir: Path | None = DataDir,
+    as_json: bool = Json,
+) -> None:
+    """Train the embedded open-state predictor behind `detect --open` from the recipe and the labelled datasets."""
+    from affectlab.models.open_default import HEADS_DIR, build_open_default
+
+    target = out or HEADS_DIR
+    with stage_progress(not as_json) as progress:
+        predictor = build_open_default(recipe, data_dir, target, progress=progress)
+    report = {"out": str(target), "training": predictor.training_}
+    if as_json:
+        print_json(report)
+    else:
+        for lang, entry in predictor.training_.items():
+            stdout.print(f"{lang}: {entry['examples']:,} examples, {entry['terms']:,} terms", highlight=False)
+        stdout.print(f"written to {target}", highlight=False)

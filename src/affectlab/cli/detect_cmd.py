@@ -22,16 +22,30 @@ def detect_command(
     texts: list[str] | None = typer.Argument(None, help="Texts to analyse (or use --input FILE)."),
     taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
     context: list[str] | None = typer.Option(None, "--context", "-c", help="An earlier dialogue turn (repeatable)."),
-    top_k: int | None = typer.Option(None, "--top-k", min=1, help="Keep at most K predicted labels per text."),
+    top_k: int | None = typer.Option(
+        None, "--top-k", min=1, help="Keep at most K predicted labels per text (--open: terms per mask, default 5)."
+    ),
     model: str = typer.Option("default", "--model", "-m", help="'default' or a saved model directory."),
     fast: bool = typer.Option(False, "--fast", help="N-gram heads only: no encoder, much faster, less accurate."),
     input_file: Path | None = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet."),
     output_file: Path | None = typer.Option(None, "--output", "-o", help="Where to write the scored file."),
     text_col: str = typer.Option("text", "--text-col", help="Input file column holding the text."),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch for --input."),
+    open_states: bool = typer.Option(
+        False,
+        "--open",
+        help="Open-ended affective states (MASIVE): rank feeling words for each <extra_id_N> mask; a text without "
+        'one gets "I feel <extra_id_0>." appended. English and Spanish.',
+    ),
+    lang: str | None = typer.Option(None, "--lang", help="With --open: en or es (default: detected)."),
     as_json: bool = Json,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
+    if open_states:
+        _detect_open(texts, input_file, lang, top_k or 5, model, as_json)
+        return
+    if lang is not None:
+        raise InputError("--lang applies only to --open")
     if input_file is not None:
         if not input_file.is_file():
             raise DataNotFoundError(f"file {str(input_file)!r} does not exist")
@@ -48,6 +62,26 @@ def detect_command(
         return
     for result in results:
         _print_detection(result)
+
+
+def _detect_open(
+    texts: list[str] | None, input_file: Path | None, lang: str | None, k: int, model: str, as_json: bool
+) -> None:
+    from affectlab.detection import detect_open
+
+    if input_file is not None:
+        raise InputError("--open takes texts on the command line (for files: affectlab asi eval)")
+    if not texts:
+        raise InputError("give one or more texts")
+    results = detect_open(texts, lang=lang, k=k, model=model)
+    if as_json:
+        print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
+        return
+    for result in results:
+        stdout.print(f"[bold]{result.text}[/]", highlight=False, markup=True)
+        for number, mask in enumerate(result.masks):
+            ranked = ", ".join(f"{t['term']} ({t['score']:.2f})" for t in mask)
+            stdout.print(f"  <extra_id_{number}>: {ranked}", highlight=False, markup=False)
 
 
 def _print_detection(result: Detection) -> None:

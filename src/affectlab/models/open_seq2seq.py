@@ -154,6 +154,12 @@ class Seq2SeqStatePredictor:
                 out.append(rank_spans([sequences[r] for r in rows], [float(scores[r]) for r in rows], n_masks(text)))
         return out
 
+    def score_terms(self, masked: Sequence[str], langs: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+        """Log-likelihood of "<extra_id_0> term <extra_id_1>" for each candidate at each text's first mask, summed
+        over its tokens (section 4.2.2 ranks the label words by likelihood; it does not say whether normalised)."""
+        targets = [f"{sentinel(0)} {term} {sentinel(1)}" for term in candidates]
+        return -np.array([[nll for nll, _ in self.gold_nll([text] * len(targets), targets)] for text in masked])
+
     def gold_nll(self, masked: Sequence[str], targets: Sequence[str]) -> list[tuple[float, float]]:
         """Per text: (summed negative log-likelihood of the gold target's tokens, their mean = log-perplexity)."""
         import torch

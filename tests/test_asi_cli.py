@@ -1,0 +1,113 @@
+"""``affectlab asi ...`` and ``detect --open`` end to end: collect from files, train a tiny random T5 with
+``asi train seq2seq:``, evaluate it, the fixed-label evaluation, and the one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from affectlab.cli import main
+
+POSTS = [f"Today I feel happy and {w}. It was {w} all day." for w in ("calm", "free", "safe", "warm", "numb")] * 3
+
+
+def run(capsys, *args: object) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def collected(tmp_path: Path, capsys) -> Path:
+    corpus = tmp_path / "posts.jsonl"
+    corpus.write_text(
+        "".join(json.dumps({"id": f"p{i}", "title": "", "selftext": p}) + "\n" for i, p in enumerate(POSTS))
+    )
+    out = tmp_path / "asi.jsonl"
+    code, stdout, err = run(capsys, "asi", "collect", corpus, "--lang", "en", "--out", out, "--unseen", "1", "--json")
+    assert code == 0, err
+    report = json.loads(stdout)
+    assert report["posts"] == 15 and report["splits"]["unseen"]["size"] == 3 and report["corpus_posts"] == 15
+    return out
+
+
+def test_train_and_eval_a_tiny_t5(collected: Path, tmp_path: Path, capsys) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tiny_models import save_tiny_t5
+
+    t5 = save_tiny_t5(tmp_path / "t5", [*POSTS, "<extra_id_0> <extra_id_1>"])
+    code, out, err = run(
+        capsys, "asi", "train", f"seq2seq:{t5}", "--data", collected, "--out", tmp_path / "m", "-p", "epochs=2",
+        "--device", "cpu", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(json.loads(out)["history"]) == 2
+    preds = tmp_path / "preds.jsonl"
+    code, out, err = run(
+        capsys, "asi", "eval", "--data", collected, "--model", tmp_path / "m", "--similarity-model", "none",
+        "--k", "3", "--predictions-out", preds, "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert set(report) >= {"acc@1", "acc@3", "by_subset", "by_mask"} and "acc@5" not in report
+    assert len(preds.read_text().splitlines()) == report["n"]
+    code, out, err = run(
+        capsys, "asi", "eval", "--data", collected, "--model", tmp_path / "m", "--similarity-model", "none"
+    )
+    assert code == 0 and "acc@1" in out
+
+
+def test_collect_errors(tmp_path: Path, capsys) -> None:
+    empty = tmp_path / "none.txt"
+    empty.write_text("nothing to see\n")
+    code, _, err = run(capsys, "asi", "collect", empty, "--lang", "en", "--out", tmp_path / "x.jsonl")
+    assert code == 2 and "no post in the corpus matches" in err and not (tmp_path / "x.jsonl").exists()
+    code, _, err = run(capsys, "asi", "collect", empty, "--lang", "uk", "--out", tmp_path / "x.jsonl")
+    assert code == 2 and "unknown language 'uk'" in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1}\n')
+    code, _, err = run(capsys, "asi", "collect", bad, "--lang", "en", "--out", tmp_path / "x.jsonl")
+    assert code == 2 and "no text column" in err
+
+
+def test_detect_open_gives_ranked_terms_offline(capsys) -> None:
+    code, out, err = run(capsys, "detect", "--open", "I finally told her and now I feel <extra_id_0>.", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["text"] == "I finally told her and now I feel <extra_id_0>." and result["lang"] == "en"
+    assert len(result["terms"]) == 5 and all(set(t) == {"term", "score"} for t in result["terms"])
+    scores = [t["score"] for t in result["terms"]]
+    assert scores == sorted(scores, reverse=True) and "nothing" not in [t["term"] for t in result["terms"]]
+    code, out, _ = run(capsys, "detect", "--open", "Hoy todo me salió mal", "--top-k", "3", "--json")
+    assert code == 0 and json.loads(out)["lang"] == "es" and len(json.loads(out)["terms"]) == 3
+    code, out, _ = run(capsys, "detect", "--open", "I feel <extra_id_0> and <extra_id_1>.", "--json")
+    assert code == 0 and len(json.loads(out)["masks"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((" ".join(f"<extra_id_{i}>" for i in range(101)),), "only 100 sentinels"),
+        (("Я щаслива",), "open affective states cover en, es, not 'uk'"),
+        (("hello", "--lang", "fr"), "not 'fr'"),
+        (("  ",), "text 1 is empty"),
+        (("I feel <extra_id_1>",), "numbered 0, 1, 2"),
+    ],
+)
+def test_detect_open_bad_input(capsys, args, message) -> None:
+    code, out, err = run(capsys, "detect", "--open", *args)
+    assert code == 2 and message in err and out == ""
+    assert "Traceback" not in err
+
+
+def test_fixed_label_evaluation_of_the_default(capsys, data_dir) -> None:
+    code, out, err = run(
+        capsys, "asi", "fixed-label", "--dataset", "goemotions-ekman", "--limit", "60", "--data-dir", data_dir, "--json"
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["n"] == 60 and 0 <= report["macro_f1"] <= 1 and report["acc@1"] <= report["acc@5"]
+    assert set(report["per_label_f1"]) == {"anger", "disgust", "fear", "joy", "sadness", "surprise", "none"}
