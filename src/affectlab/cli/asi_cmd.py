@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -274,7 +275,9 @@ def fixed_label_command(
 
 @app.command("build-default")
 def build_default_command(
-    recipe: Path = typer.Option(..., "--recipe", help="Folder written by `asi recipe` (en.jsonl, es.jsonl)."),
+    recipe: Path | None = typer.Option(
+        None, "--recipe", help="Folder written by `asi recipe` (default: run the recipe first, in a temporary folder)."
+    ),
     out: Path | None = typer.Option(None, "--out", "-o", help="Where to write it (default: inside the package)."),
     data_dir: Path | None = DataDir,
     as_json: bool = Json,
@@ -283,7 +286,13 @@ def build_default_command(
     from affectlab.models.open_default import HEADS_DIR, build_open_default
 
     target = out or HEADS_DIR
-    with stage_progress(not as_json) as progress:
+    with stage_progress(not as_json) as progress, tempfile.TemporaryDirectory() as scratch:
+        if recipe is None:
+            from affectlab.collect.recipe import build_recipe
+
+            progress("collecting the recipe")
+            recipe = Path(scratch)
+            build_recipe(data_dir, recipe)
         predictor = build_open_default(recipe, data_dir, target, progress=progress)
     report = {"out": str(target), "training": predictor.training_}
     if as_json:
