@@ -35,6 +35,17 @@ def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
         assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.005), dataset
 
 
+@pytest.mark.parametrize("head", [h for h in TAXONOMIES if "without_optional" in RECORD[h]])
+def test_head_without_its_optional_members_reproduces_its_recorded_scores(head, data_dir):
+    """What an install without the hf extra gets: the head's other members, with their own weights and decision."""
+    model = load_default(head).without_optional_members()
+    for dataset, recorded in RECORD[head]["without_optional"]["scores"].items():
+        spec, data = resolve_dataset(dataset, data_dir)
+        rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
+        score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
+        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.005), dataset
+
+
 def test_default_detects_ukrainian_english_and_spanish_joy():
     results = affectlab.detect(["Я так чекала на цей день!", "Best day ever, I love it!", "¡Qué alegría!"])
     assert all("joy" in r.labels for r in results)

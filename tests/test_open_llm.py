@@ -56,3 +56,16 @@ def test_against_a_loopback_server_with_an_invalid_reply(tmp_path, monkeypatch):
 def test_needs_an_endpoint():
     with pytest.raises(InputError, match="--llm-base-url"):
         LLMStatePredictor("x")
+
+
+def test_a_local_causal_lm_answers_through_the_same_parsing(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tiny_models import save_tiny_gpt2
+
+    monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(tmp_path / "cache"))
+    lm = save_tiny_gpt2(tmp_path / "gpt2", [prompt_for("I feel <extra_id_0>.", "en") + " happy, sad, calm"])
+    texts = ["I feel <extra_id_0>.", "I feel <extra_id_0> and <extra_id_1>."]
+    first = LLMStatePredictor(str(lm)).predict(texts, ["en", "en"])
+    again = LLMStatePredictor(str(lm)).predict(texts, ["en", "en"])
+    assert [len(masks) for masks in first] == [1, 2] and first == again  # greedy: the same answer twice

@@ -64,3 +64,26 @@ def save_tiny_t5(directory: Path, sentences: Sequence[str]) -> Path:
     torch.manual_seed(0)
     T5ForConditionalGeneration(config).save_pretrained(directory)
     return directory
+
+
+def save_tiny_gpt2(directory: Path, sentences: Sequence[str]) -> Path:
+    """A random 2-layer GPT-2 (n_embd 32, seeded) with a byte-level BPE trained on ``sentences``."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    bpe.train_from_iterator(
+        sentences, trainers.BpeTrainer(vocab_size=400, initial_alphabet=alphabet, special_tokens=["<eos>"])
+    )
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<eos>")
+    torch.manual_seed(0)
+    config = GPT2Config(
+        vocab_size=len(tokenizer), n_positions=512, n_embd=32, n_layer=2, n_head=2, bos_token_id=0, eos_token_id=0
+    )
+    GPT2LMHeadModel(config).save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

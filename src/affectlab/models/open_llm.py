@@ -1,4 +1,5 @@
-"""``llm``: open affective states from a prompted LLM with the MASIVE Table 11 prompts (verbatim), every sentinel
+"""``llm``: open affective states from a prompted LLM (an OpenAI-compatible endpoint, or a local causal LM
+directory generating greedily) with the MASIVE Table 11 prompts (verbatim), every sentinel
 shown as ``<MASK>``; the reply is parsed as a comma-separated list, one term per mask, after the App. D.2 clean-up
 ("Here is a list of terms to fill each <MASK>: " -> only what follows the colon).
 
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from affectlab.collect.masking import SENTINEL
 from affectlab.errors import InputError
-from affectlab.models.llm_backends import CachedBackend, LLMBackend, OpenAICompatibleBackend
+from affectlab.models.llm_backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.models.open_states import Ranked, TermScore, n_masks
 
 PROMPTS = {
@@ -57,9 +59,15 @@ class LLMStatePredictor:
 
     def __init__(self, model: str, base_url: str | None = None, backend: LLMBackend | None = None, **options: Any):
         if backend is None:
-            if not base_url:
-                raise InputError("the llm open-state predictor needs --llm-base-url (an OpenAI-compatible endpoint)")
-            backend = CachedBackend(OpenAICompatibleBackend(base_url, model, max_tokens=64, **options))
+            if base_url:
+                backend = CachedBackend(OpenAICompatibleBackend(base_url, model, max_tokens=64, **options))
+            elif Path(model).is_dir():
+                backend = CachedBackend(LocalCausalLMBackend(model, max_tokens=64, stop=("\n\n",)))
+            else:
+                raise InputError(
+                    "the llm open-state predictor needs --llm-base-url (an OpenAI-compatible endpoint) "
+                    "or a local causal LM directory as llm:PATH"
+                )
         self.backend = backend
         self.model = model
         self.n_invalid_ = 0
