@@ -33,7 +33,8 @@ def data_dir() -> Path:
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No test reads a developer's data dir setting, API keys or proxies (loopback requests must not go to a
-    proxy), or writes to the real cache."""
+    proxy), or writes to the real cache or results store."""
     for name in ("AFFECTLAB_DATA_DIR", "AFFECTLAB_LLM_API_KEY", "OPENAI_API_KEY", *PROXY_VARIABLES):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AFFECTLAB_RUNS_DB", str(tmp_path / "runs.sqlite"))

@@ -9,7 +9,17 @@ import click
 import typer
 
 from affectlab import __version__
-from affectlab.cli import annotate_cmd, asi_cmd, build_cmd, datasets_cmd, detect_cmd, eval_cmd, train_cmd, ua_cmd
+from affectlab.cli import (
+    annotate_cmd,
+    asi_cmd,
+    build_cmd,
+    datasets_cmd,
+    detect_cmd,
+    eval_cmd,
+    runs_cmd,
+    train_cmd,
+    ua_cmd,
+)
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
 
@@ -36,6 +46,8 @@ app.command("build-default")(build_cmd.build_default_command)
 app.add_typer(annotate_cmd.app, name="annotate")
 app.add_typer(ua_cmd.app, name="ua")
 app.add_typer(asi_cmd.app, name="asi")
+app.add_typer(runs_cmd.app, name="runs")
+app.command("leaderboard")(runs_cmd.leaderboard_command)
 
 
 def _version(value: bool) -> None:

@@ -67,6 +67,12 @@ def evaluate_command(
     label_sep: str | None = LabelSep,
     split_col: str | None = SplitCol,
     context_col: str | None = ContextCol,
+    record_run: bool = typer.Option(
+        True, "--record/--no-record", help="Keep the run in the results store (affectlab runs list)."
+    ),
+    runs_db: Path | None = typer.Option(
+        None, "--runs-db", envvar="AFFECTLAB_RUNS_DB", help="Results store file (default: the user data dir)."
+    ),
     as_json: bool = Json,
 ) -> None:
     """Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%
@@ -99,6 +105,11 @@ def evaluate_command(
         record = evaluate(
             detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
         ).to_dict()
+        record["model_ref"] = f"{model} --fast" if fast else model
+        if record_run:
+            from affectlab.harness.store import RunStore
+
+            record["run_id"] = RunStore(runs_db).add(record)
     if as_json:
         print_json(record)
     else:

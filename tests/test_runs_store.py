@@ -1,0 +1,75 @@
+"""The results store: eval runs are recorded, listed, shown, compared and ranked; a broken store file is one
+clear error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from affectlab.cli import main
+from affectlab.errors import InputError
+from affectlab.harness.store import RunStore, model_label
+
+
+def record(model: str, value: float, dataset: str = "d", ref: str | None = None) -> dict:
+    return {
+        "model": model, "model_ref": ref or model, "dataset": dataset, "split": "test", "n": 10, "seconds": 1.0,
+        "metrics": {"primary": {"name": "macro_f1", "value": value}, "macro_f1": value, "macro_precision": 0.5,
+                    "macro_recall": 0.4, "micro_f1": 0.6, "per_label": {"joy": {"f1": value}, "fear": {"f1": 0.1}}},
+    }  # fmt: skip
+
+
+def test_add_list_get_and_leaderboard(tmp_path):
+    store = RunStore(tmp_path / "runs.sqlite")
+    ids = [store.add(record("tfidf-lr", 0.4)), store.add(record("tfidf-lr", 0.5)), store.add(record("keywords", 0.3)),
+           store.add(record("keywords", 0.9, dataset="other"))]  # fmt: skip
+    assert ids == [1, 2, 3, 4]
+    assert [r["id"] for r in store.list()] == [4, 3, 2, 1]
+    assert [r["id"] for r in store.list(dataset="d", model="keywords")] == [3]
+    assert store.get(2)["metrics"]["macro_f1"] == 0.5
+    board = store.leaderboard("d")
+    assert [(model_label(r), r["id"]) for r in board] == [("tfidf-lr", 2), ("keywords", 3)]
+    with pytest.raises(InputError, match="no run 9"):
+        store.get(9)
+
+
+def test_model_labels():
+    assert model_label({"model": "hf", "model_ref": "hf:/models/minilm"}) == "hf:minilm"
+    assert model_label({"model": "ensemble", "model_ref": "models/my-ens"}) == "my-ens"
+    assert model_label({"model": "tfidf-lr", "model_ref": "default --fast"}) == "default --fast"
+
+
+def test_a_file_that_is_not_sqlite_is_one_error(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    path.write_text("not a database" * 100)
+    with pytest.raises(InputError, match="cannot use the runs database"):
+        RunStore(path).add(record("x", 0.1))
+
+
+def test_eval_records_runs_and_the_cli_shows_them(capsys, data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("AFFECTLAB_RUNS_DB", str(tmp_path / "runs.sqlite"))
+    for model in ("keywords", "tfidf-lr"):
+        assert main(["eval", "--model", model, "--dataset", "emobench-ua", "--data-dir", str(data_dir),
+                     "--bootstrap", "10", "--json"]) == 0  # fmt: skip
+        assert json.loads(capsys.readouterr().out)["run_id"] > 0
+    assert main(["eval", "--model", "keywords", "--dataset", "emobench-ua", "--data-dir", str(data_dir),
+                 "--bootstrap", "10", "--no-record"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["runs", "list", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)
+    assert [r["model"] for r in runs] == ["tfidf-lr", "keywords"]
+    assert main(["leaderboard", "--dataset", "emobench-ua", "--json", "--per-label"]) == 0
+    board = json.loads(capsys.readouterr().out)
+    assert [row["model"] for row in board] == ["tfidf-lr", "keywords"] and "fear" in board[0]
+    assert board[0]["macro-F1"] > board[1]["macro-F1"]
+    assert main(["leaderboard", "--dataset", "emobench-ua"]) == 0
+    assert "best run per model" in capsys.readouterr().out
+    assert main(["runs", "compare", "1", "2"]) == 0
+    assert "F1 joy" in capsys.readouterr().out
+    assert main(["runs", "show", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["model"] == "keywords"
+    assert main(["runs", "compare", "1"]) == 2
+    assert "at least two run ids" in capsys.readouterr().err
+    assert main(["leaderboard", "--dataset", "goemotions"]) == 2
+    assert "no recorded runs on goemotions" in capsys.readouterr().err
