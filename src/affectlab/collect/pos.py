@@ -71,8 +71,12 @@ NOT_ADJECTIVES = {"en": {"really", "only", "early", "already", "anyway", "away",
 """Words a suffix rule would let through that are not adjectives."""
 
 
-ADVERB_ENDINGS = {"en": ("lly",), "es": ("mente",)}
-"""Adverbs the suffix rules would let through ("totally", "totalmente")."""
+ADVERB_ENDINGS = {"en": ("ly",), "es": ("mente",)}
+"""Adverbs the suffix rules would let through ("slightly", "totalmente"); the -ly adjectives are listed below."""
+LY_ADJECTIVES = set(
+    "lonely lovely ugly friendly unfriendly silly jolly lively likely unlikely lowly homely costly deadly elderly "
+    "cowardly holy sickly ghastly smelly curly wobbly bubbly grumbly crumbly prickly surly".split()
+)
 
 
 class AdjectiveCheck(Protocol):
@@ -94,6 +98,8 @@ class LexicalAdjectives:
         if not WORD.match(word) or len(word) < 3 or word in FUNCTION_WORDS[lang] or word in NOT_ADJECTIVES[lang]:
             return False
         if word in set(known) or word in BASE_ADJECTIVES[lang]:
+            return True
+        if word in LY_ADJECTIVES:
             return True
         if word.endswith(ADVERB_ENDINGS[lang]) or (lang == "en" and word.endswith("ing")):
             return False
