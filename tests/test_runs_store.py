@@ -4,6 +4,7 @@ clear error."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -73,3 +74,34 @@ def test_eval_records_runs_and_the_cli_shows_them(capsys, data_dir, tmp_path, mo
     assert "at least two run ids" in capsys.readouterr().err
     assert main(["leaderboard", "--dataset", "goemotions"]) == 2
     assert "no recorded runs on goemotions" in capsys.readouterr().err
+
+
+def test_confusion_by_row_and_top_errors_by_hand():
+    import numpy as np
+
+    from affectlab.harness.report import confusion_by_row, top_errors
+
+    gold = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
+    pred = np.array([[1, 0], [0, 1], [1, 1], [1, 0]])
+    # gold joy (rows 0, 1): predicted joy in 1 of 2, fear in 1 of 2; gold fear (rows 1, 2): joy 1/2, fear 2/2
+    assert confusion_by_row(gold, pred).tolist() == [[0.5, 0.5], [0.5, 1.0]]
+    outputs = {"probs": np.array([[0.9, 0.1], [0.4, 0.8], [0.7, 0.9], [0.6, 0.2]]), "pred": pred, "gold": gold,
+               "ids": ["a", "b", "c", "d"], "texts": ["A", "B", "C", "D"]}  # fmt: skip
+    errors = top_errors(outputs, ["joy", "fear"], n=5)
+    assert [(lab, i) for lab, _, i, _ in errors["false positives"]] == [("joy", "c"), ("joy", "d")]
+    assert [(lab, p, i) for lab, p, i, _ in errors["false negatives"]] == [("joy", 0.4, "b")]
+
+
+def test_report_html_is_self_contained_with_its_plots(capsys, data_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("AFFECTLAB_RUNS_DB", str(tmp_path / "runs.sqlite"))
+    for model in ("keywords", "tfidf-lr"):
+        assert main(["eval", "--model", model, "--dataset", "emobench-ua", "--data-dir", str(data_dir),
+                     "--bootstrap", "10", "--limit", "300"]) == 0  # fmt: skip
+    capsys.readouterr()
+    out = tmp_path / "report.html"
+    assert main(["report", "1", "2", "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<svg") == 1 + 2 * 2  # the F1 bars, then a confusion matrix and PR curves per run
+    assert "<script" not in page and not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched
+    assert "Highest-confidence false positives" in page and "t=0." in page  # tfidf-lr's thresholds are marked
+    assert main(["report", "1", "--html", str(tmp_path / "x.txt")]) == 2

@@ -48,6 +48,7 @@ app.add_typer(ua_cmd.app, name="ua")
 app.add_typer(asi_cmd.app, name="asi")
 app.add_typer(runs_cmd.app, name="runs")
 app.command("leaderboard")(runs_cmd.leaderboard_command)
+app.command("report")(runs_cmd.report_command)
 
 
 def _version(value: bool) -> None:

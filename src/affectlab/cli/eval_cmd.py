@@ -102,14 +102,14 @@ def evaluate_command(
             training = train_detector(detector, spec, data, progress=progress)
         if limit is not None:
             data = first_rows(data, split, limit)
-        record = evaluate(
+        result = evaluate(
             detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
-        ).to_dict()
-        record["model_ref"] = f"{model} --fast" if fast else model
+        )
+        record = {**result.to_dict(), "model_ref": f"{model} --fast" if fast else model}
         if record_run:
             from affectlab.harness.store import RunStore
 
-            record["run_id"] = RunStore(runs_db).add(record)
+            record["run_id"] = RunStore(runs_db).add(record, result.outputs)
     if as_json:
         print_json(record)
     else:

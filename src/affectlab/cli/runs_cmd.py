@@ -135,3 +135,21 @@ def leaderboard_command(
     for i, record in enumerate(board):
         table.add_row(model_label(record), str(record["id"]), str(record["n"]), *(col[i] for col in marked_columns))
     stdout.print(table)
+
+
+def report_command(
+    run_ids: list[int] = typer.Argument(..., help="Run ids (from `runs list`) with the same labels."),
+    html_out: Path = typer.Option(..., "--html", help="Where to write the HTML report.", show_default=False),
+    runs_db: Path | None = RunsDb,
+) -> None:
+    """An HTML report of recorded runs: per-label F1 bars, the confusion matrix normalised by row (GoEmotions App.
+    G), precision-recall curves with the chosen thresholds, and the highest-confidence errors. Self-contained:
+    opens without network access."""
+    from affectlab.harness.report import write_report
+
+    if html_out.suffix.lower() not in (".html", ".htm"):
+        raise InputError(f"--html must end in .html, got {html_out.name}")
+    store = RunStore(runs_db)
+    runs = [store.get(run_id) for run_id in run_ids]
+    path = write_report(html_out, runs, [store.outputs(run_id) for run_id in run_ids])
+    stdout.print(f"report on {len(runs)} run(s) written to {path}", highlight=False)

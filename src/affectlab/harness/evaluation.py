@@ -9,8 +9,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.errors import InputError
@@ -40,10 +38,13 @@ class RunRecord:
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str | None = None
     machine: str = ""
+    outputs: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    """Per-text probabilities, predictions and gold (``probs``, ``pred``, ``gold``, ``ids``, ``texts``) for
+    reports; not part of the JSON record."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the ``affectlab eval --json`` output)."""
-        return asdict(self)
+        """JSON-ready form (the ``affectlab eval --json`` output), without ``outputs``."""
+        return {k: v for k, v in asdict(self).items() if k != "outputs"}
 
 
 def column_map(model_space: LabelSpace, data_space: LabelSpace) -> list[int]:
@@ -79,7 +80,9 @@ def evaluate(
     column_map(model.label_space, space)  # fail on incompatible label spaces before predicting
     progress(f"predicting {len(rows)} texts of {spec.name} {split}")
     with embedding_cache():
-        predicted = predicted_matrix(model, rows, space)
+        probs = model.predict_proba(rows)
+        columns = column_map(model.label_space, space)
+        predicted = model.decide(probs, rows)[:, columns]
     gold = space.encode(rows["labels"])
     progress("scoring")
     metrics = classification_scores(gold, predicted, space, spec.primary_metric)
@@ -104,6 +107,13 @@ def evaluate(
         versions=library_versions(),
         git_commit=git_commit(),
         machine=f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
+        outputs={
+            "probs": probs[:, columns],
+            "pred": predicted,
+            "gold": gold,
+            "ids": [str(i) for i in rows["id"]] if "id" in rows.column_names else [str(i) for i in range(len(rows))],
+            "texts": list(rows["text"]),
+        },
     )
 
 
@@ -130,8 +140,3 @@ def git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
-
-
-def predicted_matrix(model: Detector, rows: Any, space: LabelSpace) -> np.ndarray:
-    """The model's 0/1 predictions of ``rows`` restricted to, and ordered as, ``space``."""
-    return model.predict(rows)[:, column_map(model.label_space, space)]

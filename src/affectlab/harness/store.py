@@ -9,6 +9,7 @@ leaderboards filter and sort on; SQLite's own locking keeps concurrent writers (
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -17,6 +18,8 @@ from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from affectlab.errors import InputError
 
@@ -36,7 +39,13 @@ CREATE TABLE IF NOT EXISTS runs (
     record TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_dataset ON runs (dataset, split);
+CREATE TABLE IF NOT EXISTS outputs (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id),
+    data BLOB NOT NULL
+);
 """
+TEXT_CHARS = 500
+"""Texts are kept up to this many characters, for the reports' error examples."""
 
 
 def default_path() -> Path:
@@ -58,6 +67,19 @@ def model_label(record: dict[str, Any]) -> str:
     return " ".join([f"{prefix}{sep}{short}", *flags])
 
 
+def _pack(outputs: dict[str, Any]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(
+        buffer,
+        probs=np.asarray(outputs["probs"], dtype=np.float16),
+        pred=np.asarray(outputs["pred"], dtype=np.int8),
+        gold=np.asarray(outputs["gold"], dtype=np.int8),
+        ids=np.array([str(i) for i in outputs["ids"]]),
+        texts=np.array([str(t)[:TEXT_CHARS] for t in outputs["texts"]]),
+    )
+    return buffer.getvalue()
+
+
 class RunStore:
     """The runs in one SQLite file (created on first use)."""
 
@@ -77,8 +99,8 @@ class RunStore:
         except OSError as exc:
             raise InputError(f"cannot use the runs database {self.path} ({exc.strerror or exc})") from None
 
-    def add(self, record: dict[str, Any]) -> int:
-        """Store an eval run record; returns its id."""
+    def add(self, record: dict[str, Any], outputs: dict[str, Any] | None = None) -> int:
+        """Store an eval run record (and its per-text ``outputs``); returns its id."""
         primary = (record.get("metrics") or {}).get("primary") or {}
         row = (
             datetime.now(UTC).isoformat(timespec="seconds"),
@@ -98,7 +120,25 @@ class RunStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
-            return int(cursor.lastrowid or 0)
+            run_id = int(cursor.lastrowid or 0)
+            if outputs is not None:
+                db.execute("INSERT INTO outputs (run_id, data) VALUES (?, ?)", (run_id, _pack(outputs)))
+            return run_id
+
+    def outputs(self, run_id: int) -> dict[str, Any] | None:
+        """A run's per-text outputs, or None when they were not kept."""
+        with self._connect() as db:
+            row = db.execute("SELECT data FROM outputs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        with np.load(io.BytesIO(row[0]), allow_pickle=False) as arrays:
+            return {
+                "probs": arrays["probs"].astype(np.float64),
+                "pred": arrays["pred"],
+                "gold": arrays["gold"],
+                "ids": arrays["ids"].tolist(),
+                "texts": arrays["texts"].tolist(),
+            }
 
     def list(self, dataset: str | None = None, model: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """The newest runs first (filtered by dataset and by model kind or label substring)."""
