@@ -1,0 +1,1 @@
+"""The REST service and web page (``affectlab serve``; extra ``serve``: FastAPI, uvicorn)."""
