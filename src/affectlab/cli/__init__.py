@@ -17,6 +17,7 @@ from affectlab.cli import (
     detect_cmd,
     eval_cmd,
     runs_cmd,
+    score_cmd,
     serve_cmd,
     train_cmd,
     ua_cmd,
@@ -51,6 +52,7 @@ app.add_typer(runs_cmd.app, name="runs")
 app.command("leaderboard")(runs_cmd.leaderboard_command)
 app.command("report")(runs_cmd.report_command)
 app.command("serve")(serve_cmd.serve_command)
+app.command("score")(score_cmd.score_command)
 
 
 def _version(value: bool) -> None:

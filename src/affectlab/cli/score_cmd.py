@@ -1,0 +1,49 @@
+"""``affectlab score``: score Parquet/CSV files (a file or a folder) into a folder of Parquet files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from affectlab.cli.options import Json
+from affectlab.cli.output import file_progress, print_json, stdout
+from affectlab.errors import InputError
+
+
+def score_command(
+    input_path: Path = typer.Option(..., "--input", "-i", help="A .parquet/.csv file or a folder of them."),
+    output: Path = typer.Option(..., "--output", "-o", help="Folder for the scored .parquet files (one per input)."),
+    engine: str = typer.Option("local", "--engine", help="local (streams, resumable) or ray (Ray Data)."),
+    address: str | None = typer.Option(None, "--address", help="With --engine ray: a cluster, e.g. ray://host:10001."),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="With --engine ray: scoring workers."),
+    model: str = typer.Option("default", "--model", "-m", help="'default' or a saved model directory."),
+    taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
+    fast: bool = typer.Option(False, "--fast", help="The default's n-gram heads only."),
+    text_col: str = typer.Option("text", "--text-col", help="Column with the text."),
+    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+    as_json: bool = Json,
+) -> None:
+    """Score every row of Parquet/CSV files with a detector, locally or on Ray; both engines give the same
+    scores. Output columns: the input's, score_<label>, labels, error."""
+    from affectlab.scale.score import input_files, score_local, score_ray
+
+    files = input_files(input_path)
+    if engine not in ("local", "ray"):
+        raise InputError(f"--engine must be local or ray, not {engine!r}")
+    if engine == "local" and (address or workers):
+        raise InputError("--address and --workers apply only to --engine ray")
+    if engine == "local":
+        from affectlab.detection import get_detector
+
+        detector = get_detector(model, taxonomy, fast)
+        with file_progress(not as_json) as progress:
+            summaries = score_local(files, output, detector, text_col, batch_size, progress)
+    else:
+        summaries = score_ray(files, output, model, taxonomy, fast, text_col, batch_size, workers, address)
+    report = {"engine": engine, "output": str(output), "files": summaries}
+    if as_json:
+        print_json(report)
+        return
+    rows = sum(s["rows"] for s in summaries)
+    stdout.print(f"scored {rows:,} rows of {len(files)} file(s) into {output} ({engine})", highlight=False)

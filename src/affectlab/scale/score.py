@@ -1,0 +1,160 @@
+"""Scoring many texts: ``affectlab score --input PARQUET|CSV (file or folder) --output FOLDER --engine local|ray``.
+
+Both engines write one Parquet file per input file into the output folder, with the input's columns, then
+``score_<label>`` (rounded to 6 decimals), ``labels`` (comma-joined) and ``error`` (why a row was not scored:
+missing or empty text), and both call the same :func:`predict_texts` on the same batches, so they give identical
+scores.
+
+* ``local``: each file streamed through :func:`affectlab.batchfile.score_file` (bounded memory, a progress bar,
+  resumable after an interruption).
+* ``ray``: Ray Data reads the files, ``map_batches`` runs a :class:`BatchScorer` actor per worker (the detector is
+  loaded once per worker, not per batch) with ``concurrency`` workers, and the batches are written back per input
+  file. ``address`` joins a running cluster (``ray://host:10001``); without it a local Ray instance is started.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from affectlab.errors import DataNotFoundError, InputError
+from affectlab.extras import require
+
+SUFFIXES = (".parquet", ".csv")
+
+
+def input_files(source: str | os.PathLike[str]) -> list[Path]:
+    """The Parquet/CSV file named, or those directly inside the folder named (sorted)."""
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+        if not files:
+            raise InputError(f"{path} has no .parquet or .csv files")
+        return files
+    if not path.is_file():
+        raise DataNotFoundError(f"{str(path)!r} does not exist")
+    if path.suffix.lower() not in SUFFIXES:
+        raise InputError(f"{path.name}: score reads .parquet and .csv files")
+    return [path]
+
+
+def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
+    """Probabilities and predicted label names of ``texts`` (languages detected per text, no dialogue context)."""
+    from affectlab.langid import detect_languages
+    from affectlab.models import Inputs
+
+    unknown = Inputs(texts, [[] for _ in texts], [""] * len(texts))
+    inputs = Inputs(texts, unknown.contexts, detect_languages(unknown))
+    probs = detector.predict_proba(inputs)
+    return probs, detector.label_space.decode(detector.decide(probs, inputs))
+
+
+def score_local(
+    files: list[Path],
+    output: Path,
+    detector: Any,
+    text_col: str,
+    batch_size: int,
+    progress: Callable[[Any], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Score each file with :func:`affectlab.batchfile.score_file` into ``output/<stem>.parquet``."""
+    from affectlab.batchfile import score_file
+
+    output.mkdir(parents=True, exist_ok=True)
+    labels = detector.label_space.labels
+    summaries = []
+    for path in files:
+        summary = score_file(path, output / f"{path.stem}.parquet", lambda texts: predict_texts(detector, texts),
+                             labels, text_col=text_col, batch_size=batch_size, progress=progress)  # fmt: skip
+        summaries.append({"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows)})
+    return summaries
+
+
+class BatchScorer:
+    """A Ray Data ``map_batches`` callable: loads the detector once (per worker), scores pandas batches."""
+
+    def __init__(self, model: str, taxonomy: str, fast: bool, text_col: str) -> None:
+        from affectlab.detection import get_detector
+
+        self.detector = get_detector(model, taxonomy, fast)
+        self.text_col = text_col
+
+    def __call__(self, batch: Any) -> Any:
+        texts = batch[self.text_col].tolist()
+        problems = [_problem(text) for text in texts]
+        todo = [i for i, problem in enumerate(problems) if not problem]
+        labels = self.detector.label_space.labels
+        scores = np.full((len(texts), len(labels)), np.nan)
+        names = [""] * len(texts)
+        if todo:
+            probs, predicted = predict_texts(self.detector, [texts[i] for i in todo])
+            scores[todo] = np.asarray(probs, dtype=float).round(6)
+            for i, row_labels in zip(todo, predicted, strict=True):
+                names[i] = ",".join(row_labels)
+        out = batch.copy()
+        for j, label in enumerate(labels):
+            out[f"score_{label}"] = scores[:, j]
+        out["labels"] = names
+        out["error"] = problems
+        return out
+
+
+def _problem(text: Any) -> str:
+    """Why a row cannot be scored (the same reasons as the local engine), or ""."""
+    if text is None or (isinstance(text, float) and np.isnan(text)):
+        return "missing text"
+    if not isinstance(text, str):
+        return f"text is a {type(text).__name__}, not a string"
+    return "" if text.strip() else "empty text"
+
+
+def score_ray(
+    files: list[Path],
+    output: Path,
+    model: str,
+    taxonomy: str,
+    fast: bool,
+    text_col: str,
+    batch_size: int,
+    workers: int | None,
+    address: str | None,
+) -> list[dict[str, Any]]:
+    """Score each file with Ray Data (see the module docstring) into ``output/<stem>.parquet``."""
+    ray = require("ray", "scale", "the ray engine")
+    import pyarrow.parquet as pq
+
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
+                 log_to_driver=False, ignore_reinit_error=True)  # fmt: skip
+    ray.data.DataContext.get_current().execution_options.preserve_order = True  # rows come back in input order
+    output.mkdir(parents=True, exist_ok=True)
+    summaries = []
+    for path in files:
+        reader = ray.data.read_parquet if path.suffix.lower() == ".parquet" else ray.data.read_csv
+        dataset = reader(str(path)).repartition(1) if workers == 1 else reader(str(path))
+        if text_col not in dataset.schema().names:
+            raise InputError(f"{path}: no column {text_col!r} (columns: {', '.join(dataset.schema().names)})")
+        scored = dataset.map_batches(
+            BatchScorer, fn_constructor_kwargs={"model": model, "taxonomy": taxonomy, "fast": fast,
+                                                "text_col": text_col},
+            batch_size=batch_size, batch_format="pandas", concurrency=workers or 1,
+        )  # fmt: skip
+        table = scored.to_arrow_refs()
+        combined = _concat([ray.get(ref) for ref in table])
+        target = output / f"{path.stem}.parquet"
+        tmp = target.with_name(f".{target.name}.tmp")
+        pq.write_table(combined, tmp)
+        os.replace(tmp, target)
+        errors = combined.column("error").to_pylist()
+        summaries.append({"input": str(path), "rows": combined.num_rows, "bad_rows": sum(bool(e) for e in errors)})
+    return summaries
+
+
+def _concat(tables: list[Any]) -> Any:
+    import pyarrow as pa
+
+    return pa.concat_tables([t for t in tables if t.num_rows] or tables[:1])

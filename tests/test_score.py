@@ -1,0 +1,76 @@
+"""``affectlab score``: the local engine streams files into a folder of Parquet files; the Ray engine (a local
+Ray instance with 2 CPUs) gives identical scores on the same input; bad input is one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from affectlab.cli import main
+
+TEXTS = ["I love this so much", "Я дуже злий", "¡Qué miedo!", "", "what a sad day", "thank you!"]
+
+
+def run(capsys, *args: object) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pd.DataFrame({"id": range(600), "text": [TEXTS[i % len(TEXTS)] + f" {i}" * (i % 3 > 0) for i in range(600)]}
+                 ).to_parquet(folder / "a.parquet")  # fmt: skip
+    pd.DataFrame({"id": range(40), "text": TEXTS * 6 + TEXTS[:4]}).to_csv(folder / "b.csv", index=False)
+    return folder
+
+
+def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, capsys) -> None:
+    code, out, err = run(capsys, "score", "--input", inputs, "--output", tmp_path / "out", "--fast",
+                         "--batch-size", "64", "--json")  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert [f["rows"] for f in report["files"]] == [600, 40]
+    scored = pd.read_parquet(tmp_path / "out" / "b.parquet")
+    assert (
+        list(scored.columns[:2]) == ["id", "text"] and "score_joy" in scored and scored["error"].iloc[3] == "empty text"
+    )
+    assert scored.loc[0, "labels"] and pd.isna(scored.loc[3, "score_joy"])
+
+
+def test_bad_input(tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "score", "--input", tmp_path / "nope.parquet", "--output", tmp_path / "o")
+    assert code == 2 and "does not exist" in err
+    (tmp_path / "x.json").write_text("{}")
+    code, _, err = run(capsys, "score", "--input", tmp_path / "x.json", "--output", tmp_path / "o")
+    assert code == 2 and "reads .parquet and .csv" in err
+    (tmp_path / "y.csv").write_text("a\n1\n")
+    code, _, err = run(capsys, "score", "--input", tmp_path / "y.csv", "--output", tmp_path / "o", "--engine", "spark")
+    assert code == 2 and "local or ray" in err
+
+
+def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, capsys) -> None:
+    pytest.importorskip("ray")
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        for engine in ("local", "ray"):
+            extra = ["--workers", "2"] if engine == "ray" else []
+            code, _, err = run(capsys, "score", "--input", inputs, "--output", tmp_path / engine, "--fast",
+                               "--batch-size", "64", "--engine", engine, *extra)  # fmt: skip
+            assert code == 0, err
+    finally:
+        ray.shutdown()
+    for name in ("a.parquet", "b.parquet"):
+        local = pd.read_parquet(tmp_path / "local" / name)
+        distributed = pd.read_parquet(tmp_path / "ray" / name)
+        assert len(local) == len(distributed)
+        columns = [c for c in local.columns if c.startswith("score_")] + ["labels", "error", "id"]
+        expected, got = local[columns].reset_index(drop=True), distributed[columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(expected, got, check_dtype=False)
