@@ -1,0 +1,69 @@
+"""The service's web page in a real headless Chromium (Debian's chromium + chromedriver, driven by Selenium):
+type a text, press the button, see a bar per emotion with the predicted ones marked; a screenshot is saved."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("selenium")
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from affectlab.serve.app import create_app
+from serving import running
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and chromium-driver (.ci/run installs them)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1100"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
+    with running(create_app()) as url:
+        browser.get(url + "/")
+        box = browser.find_element(By.ID, "texts")
+        box.clear()
+        box.send_keys("Мені дуже страшно, я боюся темряви.\nWhat a wonderful surprise, I love it!")
+        Select(browser.find_element(By.ID, "ui")).select_by_value("uk")
+        assert browser.find_element(By.ID, "go").text == "Аналізувати"
+        browser.find_element(By.ID, "go").click()
+        WebDriverWait(browser, 60).until(
+            expected_conditions.presence_of_all_elements_located((By.CSS_SELECTOR, ".result"))
+        )
+        results = browser.find_elements(By.CSS_SELECTOR, ".result")
+        assert len(results) == 2
+        first_bars = results[0].find_elements(By.CSS_SELECTOR, ".bar")
+        assert {bar.get_attribute("data-label") for bar in first_bars} == {
+            "anger", "disgust", "fear", "joy", "sadness", "surprise", "none"
+        }  # fmt: skip
+        marked = [bar.get_attribute("data-label") for bar in first_bars if "on" in bar.get_attribute("class").split()]
+        assert "fear" in marked
+        assert "емоції" in results[0].find_element(By.CSS_SELECTOR, ".labels").text
+        widths = [float(bar.value_of_css_property("width").removesuffix("px")) for bar in first_bars]
+        assert widths[0] == max(widths) > 0  # sorted by probability, drawn to scale
+        shot = tmp_path / "web-page.png"
+        assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+        if os.environ.get("AFFECTLAB_SCREENSHOT_DIR"):
+            shutil.copy(shot, Path(os.environ["AFFECTLAB_SCREENSHOT_DIR"]) / shot.name)
