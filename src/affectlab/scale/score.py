@@ -25,6 +25,9 @@ from affectlab.errors import DataNotFoundError, InputError
 from affectlab.extras import require
 
 SUFFIXES = (".parquet", ".csv")
+CPUS_PER_WORKER = 0.5
+"""Logical CPUs each scoring actor asks Ray for: with a whole CPU each, ``workers`` actors on a ``workers``-CPU
+instance left none for the read tasks and the pipeline stalled; with half, reads still get scheduled."""
 
 
 def input_files(source: str | os.PathLike[str]) -> list[Path]:
@@ -134,14 +137,13 @@ def score_ray(
     output.mkdir(parents=True, exist_ok=True)
     summaries = []
     for path in files:
-        reader = ray.data.read_parquet if path.suffix.lower() == ".parquet" else ray.data.read_csv
-        dataset = reader(str(path)).repartition(1) if workers == 1 else reader(str(path))
+        dataset = ray.data.read_parquet(str(path)) if path.suffix.lower() == ".parquet" else _read_csv(ray, path)
         if text_col not in dataset.schema().names:
             raise InputError(f"{path}: no column {text_col!r} (columns: {', '.join(dataset.schema().names)})")
         scored = dataset.map_batches(
             BatchScorer, fn_constructor_kwargs={"model": model, "taxonomy": taxonomy, "fast": fast,
                                                 "text_col": text_col},
-            batch_size=batch_size, batch_format="pandas", concurrency=workers or 1,
+            batch_size=batch_size, batch_format="pandas", concurrency=workers or 1, num_cpus=CPUS_PER_WORKER,
         )  # fmt: skip
         table = scored.to_arrow_refs()
         combined = _concat([ray.get(ref) for ref in table])
@@ -152,6 +154,19 @@ def score_ray(
         errors = combined.column("error").to_pylist()
         summaries.append({"input": str(path), "rows": combined.num_rows, "bad_rows": sum(bool(e) for e in errors)})
     return summaries
+
+
+def _read_csv(ray: Any, path: Path) -> Any:
+    """A CSV file with every column as text, as the local engine reads it (no type guessing)."""
+    import csv
+
+    import pyarrow as pa
+    import pyarrow.csv
+
+    with open(path, encoding="utf-8", newline="") as handle:
+        header = next(csv.reader(handle), [])
+    options = pyarrow.csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
+    return ray.data.read_csv(str(path), convert_options=options)
 
 
 def _concat(tables: list[Any]) -> Any:
