@@ -33,9 +33,12 @@ class FirstSubwordEmbedder:
         require("transformers", "hf", "contextual similarity")
         from transformers import AutoModel, AutoTokenizer
 
+        from affectlab.models.hf_training import quiet_transformers
+
         local = Path(model).is_dir()
-        self.tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local)
-        self.model = AutoModel.from_pretrained(model, local_files_only=local).eval()
+        with quiet_transformers():
+            self.tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local)
+            self.model = AutoModel.from_pretrained(model, local_files_only=local).eval()
         self.window = window
         self.name = name or f"{Path(model).name} (first sub-word, last layer, {window}-token window)"
 

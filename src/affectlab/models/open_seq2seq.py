@@ -56,10 +56,13 @@ class Seq2SeqStatePredictor:
         import torch
         from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
+        from affectlab.models.hf_training import quiet_transformers
+
         local = Path(model).is_dir()
         try:
-            self.tokenizer = AutoTokenizer.from_pretrained(str(model), local_files_only=local)
-            self.model = AutoModelForSeq2SeqLM.from_pretrained(str(model), local_files_only=local)
+            with quiet_transformers():
+                self.tokenizer = AutoTokenizer.from_pretrained(str(model), local_files_only=local)
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(str(model), local_files_only=local)
         except (OSError, ValueError) as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise InputError(f"cannot load the seq2seq model {str(model)!r} ({reason})") from None
@@ -178,9 +181,12 @@ class Seq2SeqStatePredictor:
     # --- saving -------------------------------------------------------------------------------------------
     def save(self, directory: str | Path) -> None:
         """The model and tokenizer (safetensors) under ``model/`` and the settings in ``open_states.json``."""
+        from affectlab.models.hf_training import quiet_transformers
+
         path = Path(directory)
-        self.model.save_pretrained(path / WEIGHTS_DIR, safe_serialization=True)
-        self.tokenizer.save_pretrained(path / WEIGHTS_DIR)
+        with quiet_transformers():
+            self.model.save_pretrained(path / WEIGHTS_DIR)
+            self.tokenizer.save_pretrained(path / WEIGHTS_DIR)
         write_config(path, self.kind, {"settings": self.settings, "history": self.history})
 
     @classmethod
