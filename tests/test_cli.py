@@ -174,3 +174,17 @@ def test_usage_errors_exit_2_without_a_traceback(capsys, args, message):
     code, _, err = run(capsys, *args)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_error_and_note_lines_keep_square_brackets(capsys):
+    """Messages name extras as affectlab[hf]; Rich must not take the brackets for markup."""
+    from affectlab.cli.output import print_error, print_left_out
+
+    print_error("the hf detector needs torch: pip install 'affectlab[hf]'")
+
+    class Model:
+        left_out_ = ["hf member left out: pip install 'affectlab[hf]'"]
+
+    print_left_out(Model())
+    err = capsys.readouterr().err
+    assert err.count("affectlab[hf]") == 2

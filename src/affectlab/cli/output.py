@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 stdout = Console()
@@ -18,13 +19,13 @@ stderr = Console(stderr=True)
 
 def print_error(message: str) -> None:
     """One line on stderr: ``error: <message>``."""
-    stderr.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    stderr.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def print_left_out(detector: Any) -> None:
     """A note on stderr for each optional member a model runs without (e.g. an encoder that needs torch)."""
     for note in getattr(detector, "left_out_", []):
-        stderr.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+        stderr.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:
