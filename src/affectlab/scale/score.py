@@ -26,8 +26,9 @@ from affectlab.extras import require
 
 SUFFIXES = (".parquet", ".csv")
 CPUS_PER_WORKER = 0.5
-"""Logical CPUs each scoring actor asks Ray for: with a whole CPU each, ``workers`` actors on a ``workers``-CPU
-instance left none for the read tasks and the pipeline stalled; with half, reads still get scheduled."""
+"""Logical CPUs each scoring actor asks Ray for, and READ_CPUS each read task: with a whole CPU for each,
+``workers`` actors on a ``workers``-CPU instance left none for the read tasks and the pipeline stalled."""
+READ_CPUS = 0.25
 
 
 def input_files(source: str | os.PathLike[str]) -> list[Path]:
@@ -130,14 +131,17 @@ def score_ray(
     ray = require("ray", "scale", "the ray engine")
     import pyarrow.parquet as pq
 
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
-                 log_to_driver=False, ignore_reinit_error=True)  # fmt: skip
+    if not ray.is_initialized():  # a local instance gets the machine's CPUs
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     ray.data.DataContext.get_current().execution_options.preserve_order = True  # rows come back in input order
     output.mkdir(parents=True, exist_ok=True)
     summaries = []
     for path in files:
-        dataset = ray.data.read_parquet(str(path)) if path.suffix.lower() == ".parquet" else _read_csv(ray, path)
+        remote = {"num_cpus": READ_CPUS}
+        if path.suffix.lower() == ".parquet":
+            dataset = ray.data.read_parquet(str(path), ray_remote_args=remote)
+        else:
+            dataset = _read_csv(ray, path, remote)
         if text_col not in dataset.schema().names:
             raise InputError(f"{path}: no column {text_col!r} (columns: {', '.join(dataset.schema().names)})")
         scored = dataset.map_batches(
@@ -156,7 +160,7 @@ def score_ray(
     return summaries
 
 
-def _read_csv(ray: Any, path: Path) -> Any:
+def _read_csv(ray: Any, path: Path, remote: dict[str, Any]) -> Any:
     """A CSV file with every column as text, as the local engine reads it (no type guessing)."""
     import csv
 
@@ -166,7 +170,7 @@ def _read_csv(ray: Any, path: Path) -> Any:
     with open(path, encoding="utf-8", newline="") as handle:
         header = next(csv.reader(handle), [])
     options = pyarrow.csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
-    return ray.data.read_csv(str(path), convert_options=options)
+    return ray.data.read_csv(str(path), convert_options=options, ray_remote_args=remote)
 
 
 def _concat(tables: list[Any]) -> Any:
