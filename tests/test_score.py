@@ -24,7 +24,7 @@ def run(capsys, *args: object) -> tuple[int, str, str]:
 def inputs(tmp_path: Path) -> Path:
     folder = tmp_path / "in"
     folder.mkdir()
-    pd.DataFrame({"id": range(600), "text": [TEXTS[i % len(TEXTS)] + f" {i}" * (i % 3 > 0) for i in range(600)]}
+    pd.DataFrame({"id": range(2500), "text": [TEXTS[i % len(TEXTS)] + f" {i}" * (i % 3 > 0) for i in range(2500)]}
                  ).to_parquet(folder / "a.parquet")  # fmt: skip
     pd.DataFrame({"id": range(40), "text": TEXTS * 6 + TEXTS[:4]}).to_csv(folder / "b.csv", index=False)
     return folder
@@ -35,7 +35,7 @@ def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, capsys) -> N
                          "--batch-size", "64", "--json")  # fmt: skip
     assert code == 0, err
     report = json.loads(out)
-    assert [f["rows"] for f in report["files"]] == [600, 40]
+    assert [f["rows"] for f in report["files"]] == [2500, 40]
     scored = pd.read_parquet(tmp_path / "out" / "b.parquet")
     assert (
         list(scored.columns[:2]) == ["id", "text"] and "score_joy" in scored and scored["error"].iloc[3] == "empty text"

@@ -67,3 +67,34 @@ def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
         if os.environ.get("AFFECTLAB_SCREENSHOT_DIR"):
             shutil.copy(shot, Path(os.environ["AFFECTLAB_SCREENSHOT_DIR"]) / shot.name)
+
+
+def test_the_html_report_renders_its_plots_offline(browser, tmp_path: Path) -> None:
+    """A report of two synthetic runs opened from a file: every plot is drawn with a real size, nothing fetched."""
+    import numpy as np
+
+    from affectlab.harness.report import write_report
+
+    rng = np.random.default_rng(0)
+    labels = ["joy", "fear", "anger"]
+    gold = (rng.random((60, 3)) < 0.4).astype(np.int8)
+    runs, outputs = [], []
+    for run_id, noise in ((1, 0.3), (2, 0.6)):
+        probs = np.clip(gold * 0.6 + rng.random((60, 3)) * noise, 0, 1)
+        pred = (probs > 0.5).astype(np.int8)
+        per_label = {label: {"precision": 0.5, "recall": 0.5, "f1": 0.6 - noise / 2, "support": int(gold[:, j].sum())}
+                     for j, label in enumerate(labels)}  # fmt: skip
+        metrics = {"primary": {"name": "macro_f1", "value": 0.5}, "macro_f1": 0.5, "macro_precision": 0.5,
+                   "macro_recall": 0.5, "per_label": per_label}  # fmt: skip
+        decision = {"rule": "thresholds", "values": [0.5] * 3, "groups": {}}
+        runs.append({"id": run_id, "model": "tfidf-lr", "model_ref": f"m{run_id}", "dataset": "toy", "split": "test",
+                     "n": 60, "metrics": metrics, "model_config": {"decision": decision}})  # fmt: skip
+        outputs.append({"probs": probs, "pred": pred, "gold": gold, "ids": [str(i) for i in range(60)],
+                        "texts": [f"text {i}" for i in range(60)]})  # fmt: skip
+    page = write_report(tmp_path / "report.html", runs, outputs)
+    browser.get(page.as_uri())
+    svgs = browser.find_elements(By.CSS_SELECTOR, "svg")
+    assert len(svgs) == 5 and all(svg.size["width"] > 100 and svg.size["height"] > 100 for svg in svgs)
+    resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert resources == []  # the page loaded nothing besides itself
+    assert browser.save_screenshot(str(tmp_path / "report.png"))
