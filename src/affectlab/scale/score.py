@@ -137,11 +137,10 @@ def score_ray(
     output.mkdir(parents=True, exist_ok=True)
     summaries = []
     for path in files:
-        remote = {"num_cpus": READ_CPUS}
         if path.suffix.lower() == ".parquet":
-            dataset = ray.data.read_parquet(str(path), ray_remote_args=remote)
+            dataset = ray.data.read_parquet(str(path), num_cpus=READ_CPUS)
         else:
-            dataset = _read_csv(ray, path, remote)
+            dataset = _read_csv(ray, path)
         if text_col not in dataset.schema().names:
             raise InputError(f"{path}: no column {text_col!r} (columns: {', '.join(dataset.schema().names)})")
         scored = dataset.map_batches(
@@ -160,7 +159,7 @@ def score_ray(
     return summaries
 
 
-def _read_csv(ray: Any, path: Path, remote: dict[str, Any]) -> Any:
+def _read_csv(ray: Any, path: Path) -> Any:
     """A CSV file with every column as text, as the local engine reads it (no type guessing)."""
     import csv
 
@@ -170,7 +169,7 @@ def _read_csv(ray: Any, path: Path, remote: dict[str, Any]) -> Any:
     with open(path, encoding="utf-8", newline="") as handle:
         header = next(csv.reader(handle), [])
     options = pyarrow.csv.ConvertOptions(column_types={name: pa.string() for name in header}, strings_can_be_null=False)
-    return ray.data.read_csv(str(path), convert_options=options, ray_remote_args=remote)
+    return ray.data.read_csv(str(path), convert_options=options, num_cpus=READ_CPUS)
 
 
 def _concat(tables: list[Any]) -> Any:
