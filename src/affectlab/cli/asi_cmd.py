@@ -13,7 +13,7 @@ from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
 
 app = typer.Typer(
-    help="Open-ended affective states (MASIVE): collect masked data from a corpus, build the local recipe.",
+    help="Open-ended affective states (MASIVE): collect masked data, train, evaluate, fixed-label evaluation.",
     no_args_is_help=True,
 )
 

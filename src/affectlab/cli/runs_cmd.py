@@ -106,8 +106,7 @@ def leaderboard_command(
     runs_db: Path | None = RunsDb,
     as_json: bool = Json,
 ) -> None:
-    """The best recorded run of each model on a dataset, like the papers' results tables (best per column in
-    bold)."""
+    """The best recorded run of each model on a dataset (best per column in bold)."""
     board = RunStore(runs_db).leaderboard(dataset, split)
     if not board:
         raise InputError(f"no recorded runs on {dataset} ({split}); run `affectlab eval` first")
@@ -142,9 +141,10 @@ def report_command(
     html_out: Path = typer.Option(..., "--html", help="Where to write the HTML report.", show_default=False),
     runs_db: Path | None = RunsDb,
 ) -> None:
-    """An HTML report of recorded runs: per-label F1 bars, the confusion matrix normalised by row (GoEmotions App.
-    G), precision-recall curves with the chosen thresholds, and the highest-confidence errors. Self-contained:
-    opens without network access."""
+    """Write an HTML report of recorded runs (opens without network access).
+
+    Per-label F1 bars, the confusion matrix normalised by row (GoEmotions App. G), precision-recall curves with
+    the chosen thresholds, and the highest-confidence errors."""
     from affectlab.harness.report import write_report
 
     if html_out.suffix.lower() not in (".html", ".htm"):

@@ -24,8 +24,9 @@ def score_command(
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     as_json: bool = Json,
 ) -> None:
-    """Score every row of Parquet/CSV files with a detector, locally or on Ray; both engines give the same
-    scores. Output columns: the input's, score_<label>, labels, error."""
+    """Score Parquet/CSV files into a folder of Parquet files, locally or on Ray.
+
+    Both engines give the same scores. Output columns: the input's, score_<label>, labels, error."""
     from affectlab.scale.score import input_files, score_local, score_ray
 
     files = input_files(input_path)

@@ -14,8 +14,10 @@ def serve_command(
     max_batch: int = typer.Option(64, "--max-batch", min=1, help="Most texts per request (413 beyond)."),
     max_chars: int = typer.Option(10_000, "--max-chars", min=1, help="Most characters per text (413 beyond)."),
 ) -> None:
-    """Serve POST /v1/detect, POST /v1/open, GET /v1/models, GET /healthz, the OpenAPI docs at /docs and a web
-    page at / (models loaded once at start-up)."""
+    """Serve the REST API and the web page.
+
+    POST /v1/detect, POST /v1/open, GET /v1/models, GET /healthz, the OpenAPI docs at /docs and a web page at /;
+    models are loaded once at start-up."""
     uvicorn = require("uvicorn", "serve", "affectlab serve")
     require("fastapi", "serve", "affectlab serve")
     from affectlab.serve.app import create_app
