@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.jsonlines import json_object
 
 __all__ = ["INPUT_SUFFIXES", "OUTPUT_SUFFIXES", "ScoreProgress", "ScoreSummary", "score_file"]
 
@@ -250,15 +251,8 @@ def _delimited_rows(reader: csv.DictReader, width: int, path: Path) -> Iterator[
 
 def _jsonl_rows(lines: Iterator[str], path: Path) -> Iterator[_Row]:
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path.name} line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path.name} line {number}: expected a JSON object")
-        yield record, ""
+        if line.strip():
+            yield json_object(line, f"{path.name} line {number}"), ""
 
 
 def _same_fields(rows: Iterator[_Row], columns: list[str], path: Path) -> Iterator[_Row]:

@@ -5,13 +5,13 @@ affectlab already reads (GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
 from __future__ import annotations
 
 import csv
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.jsonlines import json_object
 
 SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")
 TEXT_FIELDS = (("text",), ("body",), ("title", "selftext"), ("selftext",), ("title",))
@@ -64,7 +64,7 @@ def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = N
                 if suffix == ".txt":
                     rows = ({"text": line} for line in handle)
                 elif suffix in (".jsonl", ".json"):
-                    rows = (_json_line(line, path, n) for n, line in enumerate(handle, 1) if line.strip())
+                    rows = (json_object(line, f"{path} line {n}") for n, line in enumerate(handle, 1) if line.strip())
                 else:
                     rows = csv.DictReader(handle, delimiter="\t" if suffix == ".tsv" else ",")
                 for number, row in enumerate(rows, start=1):
@@ -73,16 +73,6 @@ def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = N
                         yield str(row.get("id") or f"{path.name}:{number}"), text
             except UnicodeDecodeError:
                 raise InputError(f"{path} is not UTF-8 text") from None
-
-
-def _json_line(line: str, path: Path, number: int) -> dict:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: line {number} is not JSON ({exc.msg})") from None
-    if not isinstance(record, dict):
-        raise InputError(f"{path}: line {number} is not a JSON object")
-    return record
 
 
 def recipe_posts(lang: str, data_dir: str | os.PathLike[str] | None) -> tuple[list[str], list[str]]:

@@ -90,18 +90,12 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> Path:
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     """Read JSON-line records, refusing a line that is not a record with ``masked`` and ``terms``."""
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line {number} is not JSON ({exc.msg})") from None
-            if not isinstance(record, dict) or "masked" not in record or "terms" not in record:
-                raise InputError(f"{path}: line {number} has no 'masked' and 'terms' fields")
-            records.append(record)
+    from affectlab.datasets.readers import read_jsonl
+
+    records = read_jsonl(Path(path))
+    for number, record in enumerate(records, start=1):
+        if "masked" not in record or "terms" not in record:
+            raise InputError(f"{path}: record {number} has no 'masked' and 'terms' fields")
     return records
 
 

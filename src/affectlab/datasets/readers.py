@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.jsonlines import json_object
 
 csv.field_size_limit(2**31 - 1)  # texts may be long; the default 128 KiB limit would reject them
 
@@ -37,7 +37,7 @@ def read_records(path: Path) -> list[dict[str, str]]:
     """Rows of a CSV, TSV or JSON Lines file as dicts keyed by column name (by the file's extension)."""
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
-        return _read_jsonl(path)
+        return read_jsonl(path)
     if suffix in (".csv", ".tsv", ".txt"):
         delimiter = "," if suffix == ".csv" else "\t"
         rows = read_delimited(path, delimiter)
@@ -53,16 +53,7 @@ def read_records(path: Path) -> list[dict[str, str]]:
     raise InputError(f"{str(path)!r}: unsupported file type {suffix!r} (use .csv, .tsv or .jsonl)")
 
 
-def _read_jsonl(path: Path) -> list[dict[str, str]]:
-    records = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path.name} line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path.name} line {number}: expected a JSON object")
-        records.append(record)
-    return records
+def read_jsonl(path: Path) -> list[dict[str, str]]:
+    """The JSON objects of a JSON Lines file (blank lines skipped); one error naming the first bad line."""
+    lines = enumerate(read_text(path).splitlines(), start=1)
+    return [json_object(line, f"{path.name} line {number}") for number, line in lines if line.strip()]
