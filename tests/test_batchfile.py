@@ -9,8 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from affectlab.batchfile import ScoreProgress, score_file
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.io.batchfile import ScoreProgress, score_file
 
 LABELS = ("excited", "curious")
 SCORE_COLUMNS = ["score_excited", "score_curious"]

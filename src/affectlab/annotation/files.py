@@ -25,8 +25,8 @@ import pandas as pd
 
 from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.readers import cell_text, numeric_column, read_table, require_columns, text_column
-from affectlab.atomic import write_atomically
 from affectlab.errors import InputError
+from affectlab.io.atomic import write_atomically
 
 SUFFIXES = (".csv", ".tsv", ".jsonl")
 UNKNOWN_METHOD = "unknown"  # Aggregation.method of an aggregation read from a file

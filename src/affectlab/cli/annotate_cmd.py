@@ -31,10 +31,10 @@ from affectlab.annotation.report import (
     agreement_rows,
     markdown_report,
 )
-from affectlab.atomic import write_atomically
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
+from affectlab.io.atomic import write_atomically
 
 app = typer.Typer(
     help="Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",

@@ -101,8 +101,8 @@ def _print_detection(result: Detection) -> None:
 def _detect_file(
     input_file: Path, output_file: Path | None, text_col: str, detector: Detector, batch_size: int, as_json: bool
 ) -> None:
-    from affectlab.batchfile import score_file
     from affectlab.cli.output import file_progress
+    from affectlab.io.batchfile import score_file
 
     if output_file is None:
         raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")

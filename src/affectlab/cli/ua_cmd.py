@@ -307,7 +307,7 @@ def _scorer(model: str, endpoint: str | None) -> Any:
 def _write_predictions(predictions: list[dict[str, Any]], path: Path) -> None:
     import json
 
-    from affectlab.atomic import write_atomically
+    from affectlab.io.atomic import write_atomically
 
     lines = [json.dumps(row, ensure_ascii=False, default=str) for row in predictions]
     write_atomically({path: ("\n".join(lines) + "\n").encode("utf-8")})

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.jsonlines import json_object
+from affectlab.io.jsonlines import json_object
 
 SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")
 TEXT_FIELDS = (("text",), ("body",), ("title", "selftext"), ("selftext",), ("title",))

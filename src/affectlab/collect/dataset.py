@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from affectlab.atomic import write_atomically
 from affectlab.collect.bootstrap import BootstrapResult, CollectedPost
 from affectlab.collect.masking import mask_states
 from affectlab.errors import InputError
+from affectlab.io.atomic import write_atomically
 
 N_UNSEEN = 15
 TEST_FRACTION = 0.1

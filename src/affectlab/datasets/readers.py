@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.jsonlines import json_object
+from affectlab.io.jsonlines import json_object
 
 csv.field_size_limit(2**31 - 1)  # texts may be long; the default 128 KiB limit would reject them
 

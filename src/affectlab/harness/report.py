@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.atomic import write_atomically
 from affectlab.errors import InputError
 from affectlab.extras import require
 from affectlab.harness.store import model_label
+from affectlab.io.atomic import write_atomically
 
 N_ERRORS = 10
 STYLE = """

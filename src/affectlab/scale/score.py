@@ -5,7 +5,7 @@ Both engines write one Parquet file per input file into the output folder, with 
 missing or empty text), and both call the same :func:`predict_texts` on the same batches, so they give identical
 scores.
 
-* ``local``: each file streamed through :func:`affectlab.batchfile.score_file` (bounded memory, a progress bar,
+* ``local``: each file streamed through :func:`affectlab.io.batchfile.score_file` (bounded memory, a progress bar,
   resumable after an interruption).
 * ``ray``: Ray Data reads the files, ``map_batches`` runs a :class:`BatchScorer` actor per worker (the detector is
   loaded once per worker, not per batch) with ``concurrency`` workers, and the batches are written back per input
@@ -65,8 +65,8 @@ def score_local(
     batch_size: int,
     progress: Callable[[Any], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Score each file with :func:`affectlab.batchfile.score_file` into ``output/<stem>.parquet``."""
-    from affectlab.batchfile import score_file
+    """Score each file with :func:`affectlab.io.batchfile.score_file` into ``output/<stem>.parquet``."""
+    from affectlab.io.batchfile import score_file
 
     output.mkdir(parents=True, exist_ok=True)
     labels = detector.label_space.labels

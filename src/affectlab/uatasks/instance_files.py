@@ -8,8 +8,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from affectlab.atomic import write_atomically
 from affectlab.errors import InputError
+from affectlab.io.atomic import write_atomically
 from affectlab.uatasks.instances import MCInstance
 
 FIELDS = ("task", "question", "options", "answer", "id", "context", "template_id", "few_shot", "metadata")

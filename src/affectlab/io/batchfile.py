@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.jsonlines import json_object
+from affectlab.io.jsonlines import json_object
 
 __all__ = ["INPUT_SUFFIXES", "OUTPUT_SUFFIXES", "ScoreProgress", "ScoreSummary", "score_file"]
 
