@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from affectlab.datasets.sources import cache_dir
-
-CHUNK = 900  # SQLite's default limit on bound parameters is 999
+from affectlab.io.sqlite import select_by_keys
 
 
 def text_key(text: str) -> bytes:
@@ -39,14 +38,10 @@ class EmbeddingCache:
     def get(self, keys: Sequence[bytes]) -> dict[bytes, np.ndarray]:
         """The cached vectors among ``keys``."""
         found: dict[bytes, np.ndarray] = {}
-        unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), CHUNK):
-            chunk = unique[start : start + CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for key, blob in self._db.execute(f"SELECT key, vector FROM vectors WHERE key IN ({marks})", chunk):
-                vector = np.frombuffer(blob, dtype=np.float32)
-                if len(vector) == self.dim:
-                    found[key] = vector
+        for key, blob in select_by_keys(self._db, "SELECT key, vector FROM vectors WHERE key IN ({marks})", keys):
+            vector = np.frombuffer(blob, dtype=np.float32)
+            if len(vector) == self.dim:
+                found[key] = vector
         return found
 
     def put(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from affectlab.datasets.sources import cache_dir
 from affectlab.errors import AffectlabError, DataNotFoundError
 from affectlab.extras import require
-from affectlab.models.embedding_cache import CHUNK
+from affectlab.io.sqlite import select_by_keys
 
 API_KEY_ENVS = ("AFFECTLAB_LLM_API_KEY", "OPENAI_API_KEY")
 NO_KEY = "EMPTY"
@@ -266,11 +266,5 @@ class CachedBackend:
         return [known[key] for key in keys]
 
     def _get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
-        found: dict[bytes, str] = {}
-        unique = list(dict.fromkeys(keys))
         with closing(self._connect()) as db:
-            for start in range(0, len(unique), CHUNK):
-                part = unique[start : start + CHUNK]
-                query = f"SELECT key, reply FROM replies WHERE key IN ({','.join('?' * len(part))})"
-                found.update(db.execute(query, part).fetchall())
-        return found
+            return dict(select_by_keys(db, "SELECT key, reply FROM replies WHERE key IN ({marks})", keys))

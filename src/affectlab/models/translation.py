@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 from affectlab.datasets.sources import cache_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
-from affectlab.models.embedding_cache import CHUNK
+from affectlab.io.sqlite import select_by_keys
 
 LANGUAGES: dict[str, tuple[str, str]] = {
     "uk": ("ukr", "ukr_Cyrl"),
@@ -276,14 +276,8 @@ class CachedTranslator:
         return [known[key] for key in keys]
 
     def _get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
-        found: dict[bytes, str] = {}
-        unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), CHUNK):
-            chunk = unique[start : start + CHUNK]
-            marks = ",".join("?" * len(chunk))
-            with self._lock:
-                found.update(self._db.execute(f"SELECT key, text FROM translations WHERE key IN ({marks})", chunk))
-        return found
+        with self._lock:
+            return dict(select_by_keys(self._db, "SELECT key, text FROM translations WHERE key IN ({marks})", keys))
 
     def __len__(self) -> int:
         with self._lock:
