@@ -4,8 +4,8 @@ run, at batch 256 with dynamic padding over length-sorted batches.
 
 Speed does not depend on the weights, so the encoder is randomly initialised from ``XLMRobertaConfig`` (hidden
 1024, 24 layers, 16 heads, feed-forward 4096, 250,002-token vocabulary: 560 M parameters; nothing to download),
-with a 7-label head (:class:`~affectlab.models.hf_training.EncoderClassifier`), and timed through
-:func:`~affectlab.models.hf_training.predict_logits`. Texts are random token ids whose lengths are drawn uniformly
+with a 7-label head (:class:`~affectlab.encoders.hf_training.EncoderClassifier`), and timed through
+:func:`~affectlab.encoders.hf_training.predict_logits`. Texts are random token ids whose lengths are drawn uniformly
 from 8 to ``--max-tokens``; both settings see the same texts and the same weights, and the script reports how far
 the bf16 probabilities are from the fp32 ones.
 
@@ -31,7 +31,7 @@ import torch
 import transformers
 from transformers import AutoModel, XLMRobertaConfig
 
-from affectlab.models.hf_training import EncoderClassifier, predict_logits
+from affectlab.encoders.hf_training import EncoderClassifier, predict_logits
 
 SIZES: dict[str, dict[str, int]] = {
     "large": {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096,

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
+from affectlab.encoders.cache import EmbeddingCache, embed_with_cache, text_key
+from affectlab.encoders.sentence import MAX_CHARS, embed, embedding_cache, get_encoder
 from affectlab.langid import detect_language
 from affectlab.models import create_detector, load_detector
-from affectlab.models.embedding_cache import EmbeddingCache, embed_with_cache, text_key
-from affectlab.models.encoders import MAX_CHARS, embed, embedding_cache, get_encoder
 
 TEXTS = ["Я так чекала на цей день!", "I am terrified of the dark.", "¡Qué alegría verte!", "Boring Tuesday."]
 

@@ -183,7 +183,7 @@ def test_real_emobench_slice_with_mean_pooling_and_capped_weights(tiny_encoder, 
 
 
 def test_length_grouped_batches_cover_every_text_once_with_less_padding():
-    from affectlab.models.hf_training import training_batches
+    from affectlab.encoders.hf_training import training_batches
 
     lengths = np.random.default_rng(1).integers(5, 120, size=1000)
     grouped = training_batches(lengths, 10, np.random.default_rng(0), by_length=True)

@@ -4,7 +4,7 @@ integer tensors pass through unchanged, and a file that is not in the format is 
 import numpy as np
 import pytest
 
-from affectlab.models.int8 import SCALE_SUFFIX, dequantize, dequantize_file, quantize, quantize_file
+from affectlab.encoders.int8 import SCALE_SUFFIX, dequantize, dequantize_file, quantize, quantize_file
 
 
 def test_round_trip_error_is_within_half_a_step_per_row():

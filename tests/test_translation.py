@@ -10,6 +10,14 @@ import json
 import numpy as np
 import pytest
 
+from affectlab.encoders.translation import (
+    CachedTranslator,
+    HFTranslator,
+    marian_direction,
+    nllb_code,
+    short_code,
+    translate_dataset,
+)
 from affectlab.errors import InputError, UnknownNameError
 from affectlab.labels import EKMAN, LabelSpace
 from affectlab.models import create_detector, load_detector
@@ -22,14 +30,6 @@ from affectlab.models.ensemble import (
     weight_grid,
 )
 from affectlab.models.translate_test import TranslateTestDetector, label_columns, shared_translator
-from affectlab.models.translation import (
-    CachedTranslator,
-    HFTranslator,
-    marian_direction,
-    nllb_code,
-    short_code,
-    translate_dataset,
-)
 
 pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.langid import detect_language, detect_languages
 from affectlab.models import Detector, Inputs, is_model_dir, load_detector
-from affectlab.models.encoders import MAX_CHARS
 
 
 @dataclass

@@ -90,6 +90,6 @@ def _translated(data: Any, translator: Path | None, languages: str | None, progr
     source, sep, target = (languages or "").partition(":")
     if translator is None or not (sep and source and target):
         raise InputError("translate-train needs both --translator DIR and --translate SOURCE:TARGET (e.g. en:uk)")
-    from affectlab.models.translation import open_translator, translate_dataset
+    from affectlab.encoders.translation import open_translator, translate_dataset
 
     return translate_dataset(data, open_translator(translator), source, target, progress=progress)

@@ -10,12 +10,12 @@ import numpy as np
 from sklearn.model_selection import KFold
 
 from affectlab.datasets import DatasetSpec
+from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
 from affectlab.models import Detector, as_inputs
-from affectlab.models.encoders import embedding_cache
 from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 
 Progress = Callable[[str], None]

@@ -33,7 +33,7 @@ class FirstSubwordEmbedder:
         require("transformers", "hf", "contextual similarity")
         from transformers import AutoModel, AutoTokenizer
 
-        from affectlab.models.hf_training import quiet_transformers
+        from affectlab.encoders.hf_training import quiet_transformers
 
         local = Path(model).is_dir()
         with quiet_transformers():
@@ -87,7 +87,7 @@ class PooledE5Embedder:
 
     def embed(self, items: Sequence[tuple[str, str, str]]) -> np.ndarray:
         """One row per ``(left, term, right)``."""
-        from affectlab.models.encoders import get_encoder
+        from affectlab.encoders.sentence import get_encoder
 
         half = WINDOW // 2
         windows = [" ".join([*left.split()[-half:], term, *right.split()[:half]]) for left, term, right in items]

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.encoders.sentence import embed
 from affectlab.models.base import Detector, Inputs
-from affectlab.models.encoders import embed
 from affectlab.models.linear import fit_linear, linear_proba
 
 

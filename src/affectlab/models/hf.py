@@ -37,7 +37,7 @@ from affectlab.models.base import Detector, Inputs, as_inputs
 from affectlab.models.serialization import FILE_PREFIX
 
 if TYPE_CHECKING:
-    from affectlab.models.hf_training import Encoded, FitProgress
+    from affectlab.encoders.hf_training import Encoded, FitProgress
 
 ENCODER_DIR = "encoder/"
 PRESETS: dict[str, float] = {
@@ -66,7 +66,7 @@ class HFEncoderDetector(Detector):
     """A fine-tuned Hugging Face encoder + linear head. ``model`` is a local directory (read with
     ``local_files_only``) or a hub id; ``device``, ``bf16`` and ``attn_implementation`` default to CUDA, bf16
     autocast and SDPA when a GPU is there. ``class_weight="capped"`` weighs positives up to ``weight_cap``.
-    ``weight_storage="int8"`` saves the encoder's matrices as int8 rows (:mod:`affectlab.models.int8`, a quarter
+    ``weight_storage="int8"`` saves the encoder's matrices as int8 rows (:mod:`affectlab.encoders.int8`, a quarter
     of the size); they are float32 again once loaded."""
 
     name = "hf"
@@ -126,7 +126,7 @@ class HFEncoderDetector(Detector):
         progress: Callable[[FitProgress], None] | None = None,
     ) -> Self:
         """:meth:`Detector.fit`, plus an optional dev set ``(X_dev, Y_dev)`` for early stopping on its macro-F1
-        and a ``progress`` callable receiving a :class:`~affectlab.models.hf_training.FitProgress` per step."""
+        and a ``progress`` callable receiving a :class:`~affectlab.encoders.hf_training.FitProgress` per step."""
         if validation is not None:
             dev_inputs, y_dev = as_inputs(validation[0]), np.asarray(validation[1], dtype=np.int8)
             if y_dev.shape != (len(dev_inputs), len(label_space)):
@@ -198,7 +198,7 @@ class HFEncoderDetector(Detector):
                 (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
                 (Path(tmp) / name).write_bytes(data.tobytes())
             if INT8_WEIGHTS_FILE in files:
-                from affectlab.models.int8 import dequantize_file
+                from affectlab.encoders.int8 import dequantize_file
 
                 dequantize_file(str(Path(tmp) / INT8_WEIGHTS_FILE), str(Path(tmp) / WEIGHTS_FILE))
             try:
@@ -260,10 +260,10 @@ class HFEncoderDetector(Detector):
 
 
 def _training_module() -> Any:
-    """:mod:`affectlab.models.hf_training`, after checking that the ``hf`` extra is installed."""
+    """:mod:`affectlab.encoders.hf_training`, after checking that the ``hf`` extra is installed."""
     require("torch", "hf", "the hf detector")
     require("transformers", "hf", "the hf detector")
-    from affectlab.models import hf_training
+    from affectlab.encoders import hf_training
 
     return hf_training
 
@@ -291,7 +291,7 @@ def _load_pretrained(model: str, attn_implementation: str | None) -> tuple[Any, 
 
 def _to_int8(directory: Path) -> None:
     """Replace the saved encoder's ``model.safetensors`` by its int8 copy."""
-    from affectlab.models.int8 import quantize_file
+    from affectlab.encoders.int8 import quantize_file
 
     weights = directory / WEIGHTS_FILE
     if not weights.is_file():

@@ -71,7 +71,7 @@ class EmbeddedStatePredictor:
         """Train one classifier per language from ``{lang: (contexts, terms)}``."""
         from sklearn.linear_model import LogisticRegression
 
-        from affectlab.models.encoders import embed, embedding_cache
+        from affectlab.encoders.sentence import embed, embedding_cache
 
         for lang, (contexts, terms) in examples.items():
             if len(set(terms)) < 2:
@@ -93,7 +93,7 @@ class EmbeddedStatePredictor:
 
     def predict(self, masked: Sequence[str], langs: Sequence[str], k: int = 5) -> list[Ranked]:
         """Per text, per mask, the ``k`` most probable terms of the text's language."""
-        from affectlab.models.encoders import embed
+        from affectlab.encoders.sentence import embed
 
         contexts = [mask_contexts(text) for text in masked]
         X = embed([c for cs in contexts for c in cs])
@@ -118,7 +118,7 @@ class EmbeddedStatePredictor:
         """Log-probabilities of ``candidates`` at each text's first mask (-inf outside the vocabulary)."""
         from scipy.special import log_softmax
 
-        from affectlab.models.encoders import embed
+        from affectlab.encoders.sentence import embed
 
         X = embed([mask_contexts(text)[0] for text in masked])
         out = np.full((len(masked), len(candidates)), -np.inf)

@@ -56,7 +56,7 @@ class Seq2SeqStatePredictor:
         import torch
         from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-        from affectlab.models.hf_training import quiet_transformers
+        from affectlab.encoders.hf_training import quiet_transformers
 
         local = Path(model).is_dir()
         try:
@@ -181,7 +181,7 @@ class Seq2SeqStatePredictor:
     # --- saving -------------------------------------------------------------------------------------------
     def save(self, directory: str | Path) -> None:
         """The model and tokenizer (safetensors) under ``model/`` and the settings in ``open_states.json``."""
-        from affectlab.models.hf_training import quiet_transformers
+        from affectlab.encoders.hf_training import quiet_transformers
 
         path = Path(directory)
         with quiet_transformers():

