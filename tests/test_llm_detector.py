@@ -21,9 +21,9 @@ from affectlab.errors import InputError
 from affectlab.harness.evaluation import evaluate
 from affectlab.harness.training import train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT
+from affectlab.llm.backends import EndpointError
+from affectlab.llm.prompts import prompt_template
 from affectlab.models.llm import LLMDetector
-from affectlab.models.llm_backends import EndpointError
-from affectlab.models.llm_prompts import prompt_template
 from affectlab.models.serialization import read_model_dir
 from chat_server import completion, send_json, serve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
-from affectlab.models.llm_parsing import parse_answer
+from affectlab.llm.parsing import parse_answer
 
 EKMAN_REPLIES = [
     # bare answers, as the App. G prompts ask

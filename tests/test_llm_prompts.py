@@ -7,8 +7,8 @@ import pytest
 
 from affectlab.errors import InputError
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
-from affectlab.models.llm_backends import _cut_at_stop
-from affectlab.models.llm_prompts import Shot, draw_shots, prompt_template
+from affectlab.llm.backends import _cut_at_stop
+from affectlab.llm.prompts import Shot, draw_shots, prompt_template
 
 # EmoBench-UA Appendix G as printed, with the Cyrillic "і" the PDF text lost restored (and its "Тект" kept)
 PAPER_EN = (

@@ -14,7 +14,7 @@ import string
 from collections.abc import Sequence
 
 from affectlab.harness.multiple_choice import Prediction
-from affectlab.models.llm_backends import EndpointError, OpenAICompatibleBackend
+from affectlab.llm.backends import EndpointError, OpenAICompatibleBackend
 
 __all__ = ["EndpointError", "OpenAICompatibleScorer", "match_reply", "normalise_reply"]
 
@@ -48,7 +48,7 @@ def match_reply(reply: str, targets: Sequence[str]) -> int:
 
 class OpenAICompatibleScorer:
     """Asks ``model`` at ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``) for each prompt as one user message,
-    through :class:`~affectlab.models.llm_backends.OpenAICompatibleBackend`.
+    through :class:`~affectlab.llm.backends.OpenAICompatibleBackend`.
 
     ``api_key`` defaults to ``AFFECTLAB_LLM_API_KEY`` or ``OPENAI_API_KEY`` and else to a placeholder (local servers
     need none). Requests time out after ``timeout`` seconds; the ``openai`` client retries connection errors,

@@ -1,7 +1,7 @@
 """Emotion detection by prompting a generative LLM, as EmoBench-UA section 5.3 does (Table 1's LLM rows).
 
-Each text is put into the App. G prompt (:mod:`affectlab.models.llm_prompts`), the model's reply is parsed into
-labels (:mod:`affectlab.models.llm_parsing`) and the labels become 0/1 probabilities. The decision is fixed
+Each text is put into the App. G prompt (:mod:`affectlab.llm.prompts`), the model's reply is parsed into
+labels (:mod:`affectlab.llm.parsing`) and the labels become 0/1 probabilities. The decision is fixed
 (threshold 0.5, or arg-max over the parsed label for single-label spaces): tuning it on dev would spend a dev run
 of API calls to move thresholds between 0 and 1, which changes nothing. Every prediction records the share of
 replies that named no label (``invalid_rate_``), which MASIVE App. F.1 shows decides how LLM results compare.
@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
+from affectlab.llm.parsing import AnswerParser
+from affectlab.llm.prompts import PROMPT_LANGUAGES, Shot, draw_shots, prompt_template
 from affectlab.models.base import Detector, Inputs, as_inputs
-from affectlab.models.llm_backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
-from affectlab.models.llm_parsing import AnswerParser
-from affectlab.models.llm_prompts import PROMPT_LANGUAGES, Shot, draw_shots, prompt_template
 
 
 class LLMDetector(Detector):

@@ -18,7 +18,7 @@ from typing import Any
 
 from affectlab.collect.masking import SENTINEL
 from affectlab.errors import InputError
-from affectlab.models.llm_backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
+from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.models.open_states import Ranked, TermScore, n_masks
 
 PROMPTS = {

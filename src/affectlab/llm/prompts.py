@@ -1,9 +1,9 @@
 """Prompts for emotion classification by a generative LLM, for any label space (EmoBench-UA section 5.3).
 
 A label space with EmoBench-UA's six emotions and a none label is asked with the paper's own prompts (Appendix G,
-English or Ukrainian instructions, stored verbatim in ``prompts/emobench_ua.yaml``) and, by default, the paper's
+English or Ukrainian instructions, stored verbatim in ``templates/emobench_ua.yaml``) and, by default, the paper's
 seven examples. Any other space (GoEmotions' 28 labels, EmoContext's 4) gets the same prompt with its own label
-words in the prompt's language (``prompts/generic.yaml``). Few-shot examples can instead be drawn from train
+words in the prompt's language (``templates/generic.yaml``). Few-shot examples can instead be drawn from train
 (:func:`draw_shots`); a text's earlier dialogue turns (EmoContext) are shown before it.
 """
 
@@ -21,7 +21,7 @@ from affectlab.errors import InputError
 from affectlab.extras import require
 from affectlab.labels import LabelSpace
 
-PROMPTS_DIR = Path(__file__).parent / "prompts"
+PROMPTS_DIR = Path(__file__).parent / "templates"
 PROMPT_LANGUAGES = ("en", "uk")
 NONE_KEY = "none"
 """The key of the "no emotion" answer in a preset's ``words`` (the space's own none label may be named otherwise)."""
