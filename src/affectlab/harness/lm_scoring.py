@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from affectlab.errors import DataNotFoundError, InputError
+from affectlab.errors import InputError
 from affectlab.extras import require
 from affectlab.harness.multiple_choice import Prediction
 from affectlab.harness.prompts import TARGET_DELIMITER
-
-DTYPES = ("float32", "float16", "bfloat16")
+from affectlab.llm.local import load_causal_lm, position_limit
 
 
 def encode_pair(tokenizer: Any, prompt: str, continuation: str) -> tuple[list[int], list[int]]:
@@ -64,7 +63,7 @@ def loglik_choices(
     if not targets:
         raise InputError("no targets to score")
     pairs = [encode_pair(tokenizer, prompt, target_delimiter + target) for target in targets]
-    limit = max_length or _position_limit(model)
+    limit = max_length or position_limit(model)
     # the last token is only ever predicted, never an input
     sequences = [tuple((context + continuation)[-(limit + 1) :][:-1]) for context, continuation in pairs]
     rows = list(dict.fromkeys(sequences))
@@ -92,15 +91,6 @@ def _forward(model: Any, rows: Sequence[Sequence[int]]) -> Any:
         return model(input_ids=input_ids.to(device), attention_mask=attention_mask.to(device)).logits
 
 
-def _position_limit(model: Any) -> int:
-    config = model.config
-    for name in ("max_position_embeddings", "n_positions", "max_sequence_length"):
-        value = getattr(config, name, None)
-        if isinstance(value, int) and value > 0:
-            return value
-    return 2048  # lm-evaluation-harness's default when a config names no limit
-
-
 class HFCausalScorer:
     """Multiple-choice answers by log-likelihood from a local Hugging Face causal LM directory.
 
@@ -110,19 +100,9 @@ class HFCausalScorer:
     """
 
     def __init__(self, model_dir: str | Path, device: str | None = None, dtype: str | None = None) -> None:
-        torch = require("torch", "hf", "scoring with a Hugging Face model")
-        transformers = require("transformers", "hf", "scoring with a Hugging Face model")
-        path = Path(model_dir)
-        if not (path / "config.json").is_file():
-            raise DataNotFoundError(f"no Hugging Face model in {path} (config.json is missing)")
-        if dtype is not None and dtype not in DTYPES:
-            raise InputError(f"unknown dtype {dtype!r}; choose one of {', '.join(DTYPES)}")
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        chosen = getattr(torch, dtype) if dtype else ("auto" if self.device.startswith("cuda") else torch.float32)
-        self.tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
-        self.model = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=chosen, local_files_only=True)
-        self.model.to(self.device).eval()
-        self.name = path.name
+        loaded = load_causal_lm(model_dir, device, dtype)
+        self.model, self.tokenizer, self.device = loaded.model, loaded.tokenizer, loaded.device
+        self.name = Path(model_dir).name
 
     @classmethod
     def from_model(cls, model: Any, tokenizer: Any, name: str) -> HFCausalScorer:

@@ -23,6 +23,7 @@ from affectlab.datasets.sources import cache_dir
 from affectlab.errors import AffectlabError, DataNotFoundError
 from affectlab.extras import require
 from affectlab.io.sqlite import select_by_keys
+from affectlab.llm.local import load_causal_lm, position_limit
 
 API_KEY_ENVS = ("AFFECTLAB_LLM_API_KEY", "OPENAI_API_KEY")
 NO_KEY = "EMPTY"
@@ -153,10 +154,8 @@ class LocalCausalLMBackend:
         dtype: str | None = None,
         stop: Sequence[str] = (),
     ) -> None:
-        from affectlab.harness.lm_scoring import HFCausalScorer
-
         self.model_dir = Path(model_dir).resolve()
-        loaded = HFCausalScorer(self.model_dir, device=device, dtype=dtype)
+        loaded = load_causal_lm(self.model_dir, device=device, dtype=dtype)
         self.model, self.tokenizer, self.device = loaded.model, loaded.tokenizer, loaded.device
         self.max_tokens = max_tokens
         self.batch_size = max(1, batch_size)
@@ -191,10 +190,8 @@ class LocalCausalLMBackend:
     def _generate(self, prompts: Sequence[str]) -> list[str]:
         torch = require("torch", "hf", "generating with a local model")
         transformers = require("transformers", "hf", "generating with a local model")
-        from affectlab.harness.lm_scoring import _position_limit
-
         texts = [self._as_chat(p) for p in prompts] if self.chat else list(prompts)
-        limit = max(1, _position_limit(self.model) - self.max_tokens)
+        limit = max(1, position_limit(self.model) - self.max_tokens)
         batch = self.tokenizer(
             texts,
             return_tensors="pt",
