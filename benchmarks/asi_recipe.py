@@ -21,13 +21,13 @@ import time
 from datetime import date
 from pathlib import Path
 
-from affectlab.collect.dataset import read_records
-from affectlab.collect.recipe import build_recipe
 from affectlab.datasets import resolve_dataset
-from affectlab.harness.open_states import evaluate_open, fixed_label_eval
-from affectlab.metrics.contextual import default_embedder
-from affectlab.models.open_default import HEADS_DIR
-from affectlab.models.open_states import load_predictor
+from affectlab.openstates.collect.dataset import read_records
+from affectlab.openstates.collect.recipe import build_recipe
+from affectlab.openstates.contextual import default_embedder
+from affectlab.openstates.evaluation import evaluate_open, fixed_label_eval
+from affectlab.openstates.predictors import load_predictor
+from affectlab.openstates.predictors.embedded import HEADS_DIR
 
 PAPER = {
     "table1": {"en": {"train": 93736, "test": 10049, "unseen": 4720, "unique_states_train": 1627},

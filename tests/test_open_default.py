@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from affectlab.errors import InputError, ModelFileError
-from affectlab.models.open_default import EmbeddedStatePredictor, mask_contexts
-from affectlab.models.open_states import load_predictor
+from affectlab.openstates.predictors import load_predictor
+from affectlab.openstates.predictors.embedded import EmbeddedStatePredictor, mask_contexts
 
 EXAMPLES = {
     "en": (

@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("openai")
 
 from affectlab.errors import InputError
-from affectlab.models.open_llm import LLMStatePredictor, parse_reply, prompt_for
+from affectlab.openstates.predictors.prompted import LLMStatePredictor, parse_reply, prompt_for
 from chat_server import completion, send_json, serve
 
 

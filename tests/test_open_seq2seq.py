@@ -7,12 +7,13 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from affectlab.collect.bootstrap import bootstrap
-from affectlab.collect.dataset import split_dataset
 from affectlab.errors import InputError
-from affectlab.metrics.open_states import score_open_states
-from affectlab.models.open_seq2seq import Seq2SeqStatePredictor, parse_spans, rank_spans
-from affectlab.models.open_states import load_predictor, prepare, terms_only
+from affectlab.openstates.collect.bootstrap import bootstrap
+from affectlab.openstates.collect.dataset import split_dataset
+from affectlab.openstates.metrics import score_open_states
+from affectlab.openstates.predictors import load_predictor
+from affectlab.openstates.predictors.base import prepare, terms_only
+from affectlab.openstates.predictors.seq2seq import Seq2SeqStatePredictor, parse_spans, rank_spans
 from tiny_models import save_tiny_t5
 
 POSTS = [f"Today I feel happy and {w}. It was {w} all day." for w in ("calm", "free", "safe", "warm")] * 3 + [

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from affectlab.errors import InputError
-from affectlab.metrics.open_states import (
+from affectlab.openstates.metrics import (
     context_items,
     mask_hit,
     sample_accuracy,
@@ -92,7 +92,7 @@ def test_bad_input_is_refused():
 def test_first_subword_embedding_of_a_term_in_context(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from affectlab.metrics.contextual import FirstSubwordEmbedder
+    from affectlab.openstates.contextual import FirstSubwordEmbedder
     from tiny_models import save_tiny_bert
 
     model_dir = save_tiny_bert(tmp_path / "bert", ["i feel calm and free today", "so tired and sad"])

@@ -25,8 +25,9 @@ def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detectio
 
 
 def detect_open(texts: Any, **options: Any) -> list[Any]:
-    """Open-ended affective states (feeling words) for masked texts; see :func:`affectlab.detection.detect_open`."""
-    from affectlab.detection import detect_open as _detect_open
+    """Open-ended affective states (feeling words) for masked texts; see
+    :func:`affectlab.openstates.detect.detect_open`."""
+    from affectlab.openstates.detect import detect_open as _detect_open
 
     return _detect_open(texts, **options)
 

@@ -12,8 +12,9 @@ import numpy as np
 
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
-from affectlab.langid import detect_language, detect_languages
+from affectlab.langid import detect_languages
 from affectlab.models import Detector, Inputs, is_model_dir, load_detector
+from affectlab.text import check_texts
 
 
 @dataclass
@@ -42,13 +43,6 @@ def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekm
     if not is_model_dir(str(model)):
         raise InputError(f"{str(model)!r} is neither 'default' nor a saved model directory")
     return load_detector(model)
-
-
-def check_texts(texts: Sequence[str]) -> None:
-    """Refuse empty or whitespace-only texts, naming the first by its position (1-based)."""
-    for number, text in enumerate(texts, start=1):
-        if not isinstance(text, str) or not text.strip():
-            raise InputError(f"text {number} is empty")
 
 
 def detect(
@@ -83,45 +77,3 @@ def detect(
         scores = {label: round(float(p), 4) for label, p in zip(space.labels, row_probs, strict=True)}
         results.append(Detection(text=text, labels=labels, scores=scores, notes=notes))
     return results
-
-
-@dataclass
-class OpenDetection:
-    """Open-ended affective states of one text: per mask, ranked terms (``terms`` is the first mask's)."""
-
-    text: str
-    lang: str
-    masks: list[list[dict[str, Any]]]
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"text", "terms": [{"term", "score"}, ...]}``, plus ``masks`` when the text has more than one."""
-        out: dict[str, Any] = {"text": self.text, "lang": self.lang, "terms": self.masks[0]}
-        if len(self.masks) > 1:
-            out["masks"] = self.masks
-        return out
-
-
-def detect_open(
-    texts: str | Sequence[str], lang: str | None = None, k: int = 5, model: str | os.PathLike[str] = "default"
-) -> list[OpenDetection]:
-    """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
-    a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
-    unless given (English and Spanish are covered)."""
-    from affectlab.models.open_states import LANGS, load_predictor, prepare
-
-    items = [texts] if isinstance(texts, str) else list(texts)
-    check_texts(items)
-    langs = [lang or detect_language(text) for text in items]
-    for text_lang in langs:
-        if text_lang not in LANGS:
-            raise InputError(f"open affective states cover {', '.join(LANGS)}, not {text_lang!r} (give --lang)")
-    prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
-    if str(model) == "default":
-        from affectlab.models.open_default import HEADS_DIR
-
-        model = HEADS_DIR
-    ranked = load_predictor(model).predict(prepared, langs, k=k)
-    return [
-        OpenDetection(text, text_lang, [[t.to_dict() for t in mask] for mask in masks])
-        for text, text_lang, masks in zip(items, langs, ranked, strict=True)
-    ]

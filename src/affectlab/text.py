@@ -1,10 +1,13 @@
-"""Text normalisation shared by the n-gram models: user and URL masks, whitespace, and the word pattern that keeps
-emoji, emoticons and punctuation runs ("!!!", ":)") as tokens, since they carry much of the emotion in short
-texts."""
+"""Texts: the check every text a user passes in goes through, and the normalisation shared by the n-gram models
+(user and URL masks, whitespace, and the word pattern that keeps emoji, emoticons and punctuation runs ("!!!",
+":)") as tokens, since they carry much of the emotion in short texts)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from affectlab.errors import InputError
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _USER = re.compile(r"(?<!\w)@\w+")
@@ -19,3 +22,10 @@ def normalise(text: str) -> str:
     text = _URL.sub(" http ", text)
     text = _USER.sub(" @user ", text)
     return _SPACE.sub(" ", text).strip()
+
+
+def check_texts(texts: Sequence[str]) -> None:
+    """Refuse empty or whitespace-only texts, naming the first by its position (1-based)."""
+    for number, text in enumerate(texts, start=1):
+        if not isinstance(text, str) or not text.strip():
+            raise InputError(f"text {number} is empty")

@@ -21,7 +21,7 @@ Spacy = typer.Option(
     None,
     "--spacy",
     help="A spaCy pipeline (name or path) to tag parts of speech, e.g. es_core_news_md; default: the lexical "
-    "fallback (see affectlab.collect.pos).",
+    "fallback (see affectlab.openstates.collect.pos).",
 )
 
 
@@ -46,11 +46,11 @@ def collect_command(
     as_json: bool = Json,
 ) -> None:
     """Bootstrap affective states from a corpus (MASIVE 3.1), mask them with T5 sentinels and split train/test."""
-    from affectlab.collect.bootstrap import bootstrap
-    from affectlab.collect.corpus import read_posts
-    from affectlab.collect.dataset import split_dataset, summary, write_records
-    from affectlab.collect.pos import default_adjective_check
-    from affectlab.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, templates_for
+    from affectlab.openstates.collect.bootstrap import bootstrap
+    from affectlab.openstates.collect.corpus import read_posts
+    from affectlab.openstates.collect.dataset import split_dataset, summary, write_records
+    from affectlab.openstates.collect.pos import default_adjective_check
+    from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, templates_for
 
     templates_for(lang)  # an unknown language is one clear error
     if out.suffix.lower() != ".jsonl":
@@ -101,7 +101,7 @@ def recipe_command(
 ) -> None:
     """Run the collector on the local datasets (GoEmotions, EmoContext, SemEval-2025 eng/esp), relaxed to the
     single "I feel X" form, and write the masked sets with a summary.json."""
-    from affectlab.collect.recipe import build_recipe
+    from affectlab.openstates.collect.recipe import build_recipe
 
     with stage_progress(not as_json) as progress:
         progress("collecting from the local datasets")
@@ -125,16 +125,16 @@ K = typer.Option(5, "--k", min=1, max=10, help="Terms ranked per mask.")
 
 
 def _predictor(model: str, llm_base_url: str | None) -> Any:
-    from affectlab.models.open_states import load_predictor
+    from affectlab.openstates.predictors import load_predictor
 
     if model.startswith("llm:"):
-        from affectlab.models.open_llm import LLMStatePredictor
+        from affectlab.openstates.predictors.prompted import LLMStatePredictor
 
         return LLMStatePredictor(model.removeprefix("llm:"), base_url=llm_base_url)
     if llm_base_url:
         raise InputError("--llm-base-url applies only to --model llm:NAME")
     if model == "default":
-        from affectlab.models.open_default import HEADS_DIR
+        from affectlab.openstates.predictors.embedded import HEADS_DIR
 
         return load_predictor(HEADS_DIR)
     if not Path(model).is_dir():
@@ -153,8 +153,8 @@ def train_command(
 ) -> None:
     """Fine-tune a seq2seq model to fill the masks (MASIVE App. D.1: batch 4, 3 epochs, Adafactor, lr 1e-4)."""
     from affectlab.cli.options import parse_params
-    from affectlab.collect.dataset import read_records
-    from affectlab.models.open_seq2seq import Seq2SeqStatePredictor
+    from affectlab.openstates.collect.dataset import read_records
+    from affectlab.openstates.predictors.seq2seq import Seq2SeqStatePredictor
 
     if not model.startswith("seq2seq:"):
         raise InputError("asi train takes seq2seq:PATH (the default predictor is built by `asi build-default`)")
@@ -194,9 +194,9 @@ def eval_command(
 ) -> None:
     """Predict the masked affective states of a collected set and score them: top-k accuracy, similarity, and
     seen/unseen, negation and gender breakdowns."""
-    from affectlab.collect.dataset import read_records, write_records
-    from affectlab.harness.open_states import evaluate_open
-    from affectlab.metrics.contextual import default_embedder
+    from affectlab.openstates.collect.dataset import read_records, write_records
+    from affectlab.openstates.contextual import default_embedder
+    from affectlab.openstates.evaluation import evaluate_open
 
     records = [r for r in read_records(data) if split == "all" or r.get("split") == split]
     records = records[:limit] if limit else records
@@ -251,7 +251,7 @@ def fixed_label_command(
     of the most likely label plus generative top-k accuracy."""
     from affectlab.cli.eval_cmd import first_rows
     from affectlab.datasets import resolve_dataset
-    from affectlab.harness.open_states import fixed_label_eval
+    from affectlab.openstates.evaluation import fixed_label_eval
 
     with stage_progress(not as_json) as progress:
         progress(f"loading {dataset}")
@@ -283,12 +283,12 @@ def build_default_command(
     as_json: bool = Json,
 ) -> None:
     """Train the embedded open-state predictor behind `detect --open` from the recipe and the labelled datasets."""
-    from affectlab.models.open_default import HEADS_DIR, build_open_default
+    from affectlab.openstates.predictors.embedded import HEADS_DIR, build_open_default
 
     target = out or HEADS_DIR
     with stage_progress(not as_json) as progress, tempfile.TemporaryDirectory() as scratch:
         if recipe is None:
-            from affectlab.collect.recipe import build_recipe
+            from affectlab.openstates.collect.recipe import build_recipe
 
             progress("collecting the recipe")
             recipe = Path(scratch)

@@ -67,7 +67,7 @@ def detect_command(
 def _detect_open(
     texts: list[str] | None, input_file: Path | None, lang: str | None, k: int, model: str, as_json: bool
 ) -> None:
-    from affectlab.detection import detect_open
+    from affectlab.openstates.detect import detect_open
 
     if input_file is not None:
         raise InputError("--open takes texts on the command line (for files: affectlab asi eval)")

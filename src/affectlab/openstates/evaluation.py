@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
 from affectlab.errors import InputError
 from affectlab.metrics.classification import classification_scores
-from affectlab.metrics.open_states import KS, TermEmbedder, mask_hit, score_open_states
-from affectlab.models.open_states import StatePredictor, prepare, terms_only
+from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
+from affectlab.openstates.metrics import KS, TermEmbedder, mask_hit, score_open_states
+from affectlab.openstates.predictors.base import StatePredictor, prepare, terms_only
 
 LABEL_WORDS: dict[str, tuple[str, dict[str, str]]] = {
     "goemotions": ("en", GOEMOTIONS_WORDS),

@@ -7,7 +7,7 @@
   ``enojada``), as in the paper; ``gender_strict=False`` gives the lenient figure beside it.
 * **Top-k similarity** (App. E): ``sim_k(P, g) = max_{i<=k} cos(E(p_i), E(g))``, where ``E`` embeds a term inside
   up to 100 tokens of its post and returns the contextual embedding of its first sub-word
-  (:mod:`affectlab.metrics.contextual`); averaged like accuracy.
+  (:mod:`affectlab.openstates.contextual`); averaged like accuracy.
 * **Breakdowns**: seen/unseen texts, and masks by negation and by Spanish gender (masc, fem, single).
 
 The paper leaves open how several masks of one text are averaged: the mean over masks is our reading (it
@@ -43,7 +43,7 @@ def normalise(term: str) -> str:
 
 
 def _gender_free(term: str) -> str:
-    from affectlab.collect.dataset import state_family
+    from affectlab.openstates.collect.dataset import state_family
 
     return state_family(term, "es")
 
@@ -71,7 +71,7 @@ def _check_lengths(predicted: Ranked, gold: Sequence[str]) -> None:
 def context_items(masked: str, terms: Sequence[str], index: int, candidate: str) -> tuple[str, str, str]:
     """``(left, candidate, right)``: the masked text with mask ``index`` replaced by ``candidate`` and the other
     masks by their gold terms."""
-    from affectlab.collect.masking import sentinel
+    from affectlab.openstates.collect.masking import sentinel
 
     left, found, right = masked.partition(sentinel(index))
     if not found:

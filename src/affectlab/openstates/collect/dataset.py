@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from affectlab.collect.bootstrap import BootstrapResult, CollectedPost
-from affectlab.collect.masking import mask_states
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
+from affectlab.openstates.collect.bootstrap import BootstrapResult, CollectedPost
+from affectlab.openstates.collect.masking import mask_states
 
 N_UNSEEN = 15
 TEST_FRACTION = 0.1

@@ -1,11 +1,5 @@
-"""Open-ended affective-state predictors (MASIVE): given a text with T5 sentinels where feelings were, return for
-each mask a ranked list of terms with scores. Three kinds share this interface:
-
-* ``seq2seq`` (:mod:`affectlab.models.open_seq2seq`): a fine-tuned T5/mT5 from a local directory, beam search;
-* ``llm`` (:mod:`affectlab.models.open_llm`): the Table 11 prompt to an OpenAI-compatible endpoint or local LM;
-* ``default`` (:mod:`affectlab.models.open_default`): the embedded CPU predictor behind ``detect --open``.
-
-Saved predictors are directories with ``open_states.json`` naming their kind.
+"""The interface every open-state predictor shares (MASIVE): given a text with T5 sentinels where feelings were,
+return for each mask a ranked list of terms with scores; preparing texts, and the config file of a saved predictor.
 """
 
 from __future__ import annotations
@@ -16,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from affectlab.collect.masking import SENTINEL, count_masks, sentinel
-from affectlab.errors import InputError, ModelFileError
+from affectlab.errors import InputError
+from affectlab.openstates.collect.masking import SENTINEL, count_masks, sentinel
 
 CONFIG = "open_states.json"
 APPENDED = {"en": "I feel {mask}.", "es": "Me siento {mask}."}
@@ -79,21 +73,3 @@ def write_config(directory: str | Path, kind: str, settings: dict[str, Any]) -> 
     path.mkdir(parents=True, exist_ok=True)
     body = {"kind": kind, **settings}
     (path / CONFIG).write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def load_predictor(directory: str | Path) -> StatePredictor:
-    """A saved predictor of any kind."""
-    path = Path(directory) / CONFIG
-    if not path.is_file():
-        raise ModelFileError(f"{str(directory)!r} is not a saved open-state predictor (no {CONFIG})")
-    config = json.loads(path.read_text(encoding="utf-8"))
-    kind = config.get("kind")
-    if kind == "seq2seq":
-        from affectlab.models.open_seq2seq import Seq2SeqStatePredictor
-
-        return Seq2SeqStatePredictor.load(directory)
-    if kind == "default":
-        from affectlab.models.open_default import EmbeddedStatePredictor
-
-        return EmbeddedStatePredictor.load(directory)
-    raise ModelFileError(f"{path}: unknown predictor kind {kind!r}")

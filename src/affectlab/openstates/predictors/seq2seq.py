@@ -22,10 +22,10 @@ from typing import Any, Self
 
 import numpy as np
 
-from affectlab.collect.masking import MAX_TOKENS, SENTINEL, sentinel, trim_to_length
 from affectlab.errors import InputError
 from affectlab.extras import require
-from affectlab.models.open_states import Ranked, TermScore, n_masks, write_config
+from affectlab.openstates.collect.masking import MAX_TOKENS, SENTINEL, sentinel, trim_to_length
+from affectlab.openstates.predictors.base import Ranked, TermScore, n_masks, write_config
 
 DEFAULTS: dict[str, Any] = {
     "epochs": 3,

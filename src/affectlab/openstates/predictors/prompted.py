@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from affectlab.collect.masking import SENTINEL
 from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
-from affectlab.models.open_states import Ranked, TermScore, n_masks
+from affectlab.openstates.collect.masking import SENTINEL
+from affectlab.openstates.predictors.base import Ranked, TermScore, n_masks
 
 PROMPTS = {
     "en": "Determine the most likely term reflecting a feeling to replace each <MASK> in the following text: "

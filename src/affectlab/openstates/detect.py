@@ -1,0 +1,54 @@
+"""``affectlab.detect_open``: open-ended affective states (MASIVE) of texts with the shipped embedded predictor
+(or any saved one), in one call."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from affectlab.errors import InputError
+from affectlab.langid import detect_language
+from affectlab.openstates.predictors import load_predictor
+from affectlab.openstates.predictors.base import LANGS, prepare
+from affectlab.openstates.predictors.embedded import HEADS_DIR
+from affectlab.text import check_texts
+
+
+@dataclass
+class OpenDetection:
+    """Open-ended affective states of one text: per mask, ranked terms (``terms`` is the first mask's)."""
+
+    text: str
+    lang: str
+    masks: list[list[dict[str, Any]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"text", "terms": [{"term", "score"}, ...]}``, plus ``masks`` when the text has more than one."""
+        out: dict[str, Any] = {"text": self.text, "lang": self.lang, "terms": self.masks[0]}
+        if len(self.masks) > 1:
+            out["masks"] = self.masks
+        return out
+
+
+def detect_open(
+    texts: str | Sequence[str], lang: str | None = None, k: int = 5, model: str | os.PathLike[str] = "default"
+) -> list[OpenDetection]:
+    """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
+    a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
+    unless given (English and Spanish are covered)."""
+    items = [texts] if isinstance(texts, str) else list(texts)
+    check_texts(items)
+    langs = [lang or detect_language(text) for text in items]
+    for text_lang in langs:
+        if text_lang not in LANGS:
+            raise InputError(f"open affective states cover {', '.join(LANGS)}, not {text_lang!r} (give --lang)")
+    prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
+    if str(model) == "default":
+        model = HEADS_DIR
+    ranked = load_predictor(model).predict(prepared, langs, k=k)
+    return [
+        OpenDetection(text, text_lang, [[t.to_dict() for t in mask] for mask in masks])
+        for text, text_lang, masks in zip(items, langs, ranked, strict=True)
+    ]
