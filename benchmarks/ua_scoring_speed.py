@@ -2,7 +2,7 @@
 
 Scoring speed does not depend on the weights, so a model of a given architecture is built with random weights
 (nothing to download) and timed through the same path as ``affectlab ua eval --model DIR``:
-:func:`~affectlab.harness.multiple_choice.evaluate_mc` with :class:`~affectlab.harness.lm_scoring.HFCausalScorer`,
+:func:`~affectlab.uatasks.multiple_choice.evaluate_mc` with :class:`~affectlab.uatasks.lm_scoring.HFCausalScorer`,
 3-shot prompts of section 4.1. The tokenizer is a byte-level BPE trained here on the local task texts with the
 architecture's vocabulary size, so prompts have a realistic number of tokens for Ukrainian text.
 
@@ -25,10 +25,10 @@ import torch
 import transformers
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from affectlab.harness.lm_scoring import HFCausalScorer
-from affectlab.harness.multiple_choice import evaluate_mc
-from affectlab.harness.prompts import format_prompt, sample_shots
+from affectlab.uatasks.lm_scoring import HFCausalScorer
 from affectlab.uatasks.loaders import load_task
+from affectlab.uatasks.multiple_choice import evaluate_mc
+from affectlab.uatasks.prompts import format_prompt, sample_shots
 
 ARCHITECTURES: dict[str, dict[str, Any]] = {
     # Llama-2-7B's shape (hidden 4096, 32 layers, 32 heads, MLP 11008, 32k vocabulary): 6.7 B parameters.

@@ -11,10 +11,10 @@ transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
 from affectlab.errors import DataNotFoundError  # noqa: E402
-from affectlab.harness.lm_scoring import HFCausalScorer, encode_pair, loglik_choices  # noqa: E402
-from affectlab.harness.multiple_choice import evaluate_mc  # noqa: E402
-from affectlab.harness.prompts import answer_targets, format_prompt, sample_shots  # noqa: E402
 from affectlab.uatasks.instances import MCInstance  # noqa: E402
+from affectlab.uatasks.lm_scoring import HFCausalScorer, encode_pair, loglik_choices  # noqa: E402
+from affectlab.uatasks.multiple_choice import evaluate_mc  # noqa: E402
+from affectlab.uatasks.prompts import answer_targets, format_prompt, sample_shots  # noqa: E402
 
 CORPUS = [
     'Питання: Яка перша літера y слові "пускати"?\nВідповідь: п',

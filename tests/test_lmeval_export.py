@@ -14,9 +14,9 @@ import pytest
 yaml = pytest.importorskip("yaml")
 
 from affectlab.errors import InputError, UnknownNameError  # noqa: E402
-from affectlab.harness.prompts import FEWSHOT_DELIMITER, TARGET_DELIMITER, answer_targets, format_prompt  # noqa: E402
 from affectlab.uatasks.instances import MCInstance  # noqa: E402
 from affectlab.uatasks.lmeval_export import export_lm_eval  # noqa: E402
+from affectlab.uatasks.prompts import FEWSHOT_DELIMITER, TARGET_DELIMITER, answer_targets, format_prompt  # noqa: E402
 
 TASK_CONFIG_FIELDS = frozenset(
     """task task_alias tag custom_dataset dataset_path dataset_name dataset_kwargs training_split validation_split

@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("openai")
 
-from affectlab.harness.multiple_choice import evaluate_mc
-from affectlab.harness.openai_compat import EndpointError, OpenAICompatibleScorer, match_reply
-from affectlab.harness.prompts import format_prompt, sample_shots
 from affectlab.uatasks.instances import MCInstance
+from affectlab.uatasks.multiple_choice import evaluate_mc
+from affectlab.uatasks.openai_compat import EndpointError, OpenAICompatibleScorer, match_reply
+from affectlab.uatasks.prompts import format_prompt, sample_shots
 from chat_server import completion, send_json, serve
 
 OPTIONS = ("ведмедя", "ореста", "мешканця", "жителя", "їжака", "жирафа")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from affectlab.errors import InputError
-from affectlab.harness.prompts import answer_targets, format_prompt, question_prompt, sample_shots
 from affectlab.uatasks.instances import MCInstance
+from affectlab.uatasks.prompts import answer_targets, format_prompt, question_prompt, sample_shots
 
 CBT = MCInstance(
     task="ua-cbt",

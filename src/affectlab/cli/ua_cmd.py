@@ -108,7 +108,7 @@ def eval_command(
     as_json: bool = Json,
 ) -> None:
     """Score a language model on a task with the paper's 3-shot multiple-choice prompts (section 4.1)."""
-    from affectlab.harness.multiple_choice import evaluate_mc
+    from affectlab.uatasks.multiple_choice import evaluate_mc
 
     TASKS.get(task)
     instances, pool = _eval_instances(task, split, instances_file, data_dir)
@@ -296,10 +296,10 @@ def _eval_instances(
 
 def _scorer(model: str, endpoint: str | None) -> Any:
     if endpoint is not None:
-        from affectlab.harness.openai_compat import OpenAICompatibleScorer
+        from affectlab.uatasks.openai_compat import OpenAICompatibleScorer
 
         return OpenAICompatibleScorer(endpoint, model)
-    from affectlab.harness.lm_scoring import HFCausalScorer
+    from affectlab.uatasks.lm_scoring import HFCausalScorer
 
     return HFCausalScorer(model)
 

@@ -1,9 +1,9 @@
 """Export Eval-UA-tion tasks as lm-evaluation-harness tasks: one YAML per task, local JSONL data, one utils.py.
 
 Section 4.1 of Eval-UA-tion 1.0 ran every task in lm-evaluation-harness, 3-shot, with Ukrainian prompts. The
-export writes our prompts (:mod:`affectlab.harness.prompts`) as ``multiple_choice`` tasks scored by ``acc``, so
+export writes our prompts (:mod:`affectlab.uatasks.prompts`) as ``multiple_choice`` tasks scored by ``acc``, so
 ``lm_eval --include_path DIR --tasks affectlab_ua_cbt`` asks a model the same questions that
-:func:`affectlab.harness.multiple_choice.evaluate_mc` with :class:`~affectlab.harness.lm_scoring.HFCausalScorer`
+:func:`affectlab.uatasks.multiple_choice.evaluate_mc` with :class:`~affectlab.uatasks.lm_scoring.HFCausalScorer`
 asks. Layout::
 
     DIR/utils.py                      doc_to_text / doc_to_choice / doc_to_target (no affectlab import)
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.errors import InputError
-from affectlab.harness import prompts
+from affectlab.uatasks import prompts
 from affectlab.uatasks.instances import TASKS, MCInstance
 
 FEWSHOT_SPLIT = "fewshot"
@@ -149,11 +149,11 @@ def task_config(task: str, data_files: Mapping[str, str], test_split: str, fewsh
 
 
 def utils_source() -> str:
-    """The exported ``utils.py``: the prompt constants and functions of :mod:`affectlab.harness.prompts`, copied
+    """The exported ``utils.py``: the prompt constants and functions of :mod:`affectlab.uatasks.prompts`, copied
     by source so the harness formats exactly as affectlab does, plus the three ``doc_to_*`` functions."""
     header = (
         '"""Prompts of the Eval-UA-tion tasks exported by affectlab (Hamotskyi et al. 2024, section 4.1).\n\n'
-        "Generated from affectlab.harness.prompts; edit that module and export again rather than this file.\n"
+        "Generated from affectlab.uatasks.prompts; edit that module and export again rather than this file.\n"
         '"""\n\nfrom __future__ import annotations\n\n'
     )
     constants = "".join(f"{name} = {getattr(prompts, name)!r}\n" for name in _PORTABLE_CONSTANTS)

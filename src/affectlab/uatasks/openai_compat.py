@@ -13,8 +13,8 @@ import re
 import string
 from collections.abc import Sequence
 
-from affectlab.harness.multiple_choice import Prediction
 from affectlab.llm.backends import EndpointError, OpenAICompatibleBackend
+from affectlab.uatasks.multiple_choice import Prediction
 
 __all__ = ["EndpointError", "OpenAICompatibleScorer", "match_reply", "normalise_reply"]
 

@@ -1,8 +1,8 @@
 """Multiple-choice evaluation of a language model on Eval-UA-tion tasks (section 4.1 of Eval-UA-tion 1.0).
 
 A scorer turns a prompt and the answer targets of its options into a :class:`Prediction`; two scorers exist, by
-log-likelihood of each target with a local Hugging Face model (:mod:`affectlab.harness.lm_scoring`) and by exact
-match of a generated answer from an OpenAI-compatible server (:mod:`affectlab.harness.openai_compat`).
+log-likelihood of each target with a local Hugging Face model (:mod:`affectlab.uatasks.lm_scoring`) and by exact
+match of a generated answer from an OpenAI-compatible server (:mod:`affectlab.uatasks.openai_compat`).
 :func:`evaluate_mc` builds the 3-shot prompts, asks the scorer and reports accuracy with a bootstrap interval.
 """
 
@@ -17,8 +17,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from affectlab.errors import InputError
-from affectlab.harness.prompts import answer_targets, format_prompt, sample_shots
 from affectlab.uatasks.instances import MCInstance
+from affectlab.uatasks.prompts import answer_targets, format_prompt, sample_shots
 from affectlab.versions import library_versions as installed_versions
 
 LIBRARIES = ("affectlab", "numpy", "torch", "transformers", "openai")

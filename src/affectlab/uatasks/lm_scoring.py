@@ -4,7 +4,7 @@ Section 4.1 of Eval-UA-tion 1.0 poses each task so that the model predicts one s
 a word, ``так``/``ні``); scored by likelihood, the model's choice is the option whose answer is most probable after
 the prompt, as in lm-evaluation-harness's ``multiple_choice`` output type (``acc``).
 
-Leading-space convention: the scored continuation of a target is :data:`~affectlab.harness.prompts.
+Leading-space convention: the scored continuation of a target is :data:`~affectlab.uatasks.prompts.
 TARGET_DELIMITER` plus the target, so after ``...ВІДПОВІДЬ:`` the option ``A`` is scored as ``" A"`` (the same
 string a few-shot example shows). Tokenization at the boundary follows lm-evaluation-harness (``HFLM.
 _encode_pair``): trailing spaces of the prompt move to the continuation, prompt and prompt + continuation are
@@ -20,9 +20,9 @@ from typing import Any
 
 from affectlab.errors import InputError
 from affectlab.extras import require
-from affectlab.harness.multiple_choice import Prediction
-from affectlab.harness.prompts import TARGET_DELIMITER
 from affectlab.llm.local import load_causal_lm, position_limit
+from affectlab.uatasks.multiple_choice import Prediction
+from affectlab.uatasks.prompts import TARGET_DELIMITER
 
 
 def encode_pair(tokenizer: Any, prompt: str, continuation: str) -> tuple[list[int], list[int]]:
