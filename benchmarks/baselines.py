@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
-from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import train_detector
+from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.training import train_detector
 from affectlab.models import create_detector
 
 DATASETS = (

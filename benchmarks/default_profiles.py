@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
-from affectlab.harness.evaluation import evaluate
+from affectlab.evaluation.evaluate import evaluate
 from affectlab.models.default import RECIPES, load_default
 
 

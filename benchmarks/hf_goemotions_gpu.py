@@ -30,8 +30,8 @@ import transformers
 from datasets import DatasetDict
 
 from affectlab.datasets import resolve_dataset
-from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import train_detector
+from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.training import train_detector
 from affectlab.models.hf import HFEncoderDetector
 
 RECIPE = {

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from affectlab.datasets import resolve_dataset
-from affectlab.harness.training import out_of_fold_proba
+from affectlab.evaluation.training import out_of_fold_proba
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, tune_thresholds
 from affectlab.models import create_detector

@@ -14,7 +14,7 @@ from datasets import Dataset, DatasetDict
 
 from affectlab.datasets import DatasetSpec, resolve_dataset
 from affectlab.errors import InputError, ModelFileError
-from affectlab.harness.training import train_detector
+from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT, LabelSpace
 from affectlab.models.base import as_inputs
 from affectlab.models.hf import HFEncoderDetector

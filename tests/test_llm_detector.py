@@ -18,8 +18,8 @@ pytest.importorskip("openai")
 
 from affectlab.datasets import DatasetSpec
 from affectlab.errors import InputError
-from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import train_detector
+from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT
 from affectlab.llm.backends import EndpointError
 from affectlab.llm.prompts import prompt_template

@@ -78,8 +78,8 @@ def test_a_required_member_with_a_missing_extra_is_an_error(tmp_path, monkeypatc
 def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(data_dir, tmp_path, monkeypatch):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
+    from affectlab.evaluation import default_build as default
     from affectlab.labels import EKMAN
-    from affectlab.models import default
     from affectlab.models.serialization import read_model_dir
     from tiny_models import save_tiny_bert
 
@@ -88,7 +88,7 @@ def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(dat
     recipe = default.HeadRecipe("tiny", EKMAN, {"": ("emobench-ua",)}, scored_on=("emobench-ua",))
     base = EnsembleDetector(members=["keywords", "tfidf-lr"])
     from affectlab.datasets import resolve_dataset
-    from affectlab.harness.training import train_detector
+    from affectlab.evaluation.training import train_detector
 
     spec, data = resolve_dataset("emobench-ua", data_dir)
     train_detector(base, spec, data)

@@ -10,7 +10,7 @@ import pytest
 
 from affectlab.cli import main
 from affectlab.errors import InputError
-from affectlab.harness.store import RunStore, model_label
+from affectlab.evaluation.store import RunStore, model_label
 
 
 def record(model: str, value: float, dataset: str = "d", ref: str | None = None) -> dict:
@@ -79,7 +79,7 @@ def test_eval_records_runs_and_the_cli_shows_them(capsys, data_dir, tmp_path, mo
 def test_confusion_by_row_and_top_errors_by_hand():
     import numpy as np
 
-    from affectlab.harness.report import confusion_by_row, top_errors
+    from affectlab.evaluation.report import confusion_by_row, top_errors
 
     gold = np.array([[1, 0], [1, 1], [0, 1], [0, 0]])
     pred = np.array([[1, 0], [0, 1], [1, 1], [1, 0]])

@@ -258,7 +258,7 @@ def test_translate_test_with_a_model_kind_trains_it_on_translated_texts(nllb_dir
 def test_training_a_translate_test_detector_translates_dev_only(nllb_dir, english_base):
     from affectlab.datasets.schema import example, to_dataset_dict
     from affectlab.datasets.spec import DatasetSpec
-    from affectlab.harness.training import train_detector
+    from affectlab.evaluation.training import train_detector
 
     labels = [["joy"], ["none"], ["sadness"], ["fear"], ["fear"], ["fear"], ["anger"]]
     rows = [example(str(i), text, y, "uk") for i, (text, y) in enumerate(zip(UK_TEXTS, labels, strict=True))]
@@ -326,7 +326,7 @@ def emobench_small(data_dir):
 
 
 def test_ensemble_of_keywords_and_tfidf_tunes_weights_on_dev_and_round_trips(emobench_small, tmp_path):
-    from affectlab.harness.training import train_detector
+    from affectlab.evaluation.training import train_detector
 
     spec, data, test = emobench_small
     members = [{"model": "keywords"}, {"model": "tfidf-lr", "params": {"max_features": 2000}}]

@@ -73,7 +73,7 @@ def test_the_html_report_renders_its_plots_offline(browser, tmp_path: Path) -> N
     """A report of two synthetic runs opened from a file: every plot is drawn with a real size, nothing fetched."""
     import numpy as np
 
-    from affectlab.harness.report import write_report
+    from affectlab.evaluation.report import write_report
 
     rng = np.random.default_rng(0)
     labels = ["joy", "fear", "anger"]

@@ -24,8 +24,8 @@ from affectlab.cli.output import print_json, print_left_out, print_scores, stage
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.errors import InputError
-from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import train_detector
+from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.training import train_detector
 from affectlab.models import create_detector, is_model_dir, load_detector
 
 
@@ -107,7 +107,7 @@ def evaluate_command(
         )
         record = {**result.to_dict(), "model_ref": f"{model} --fast" if fast else model}
         if record_run:
-            from affectlab.harness.store import RunStore
+            from affectlab.evaluation.store import RunStore
 
             record["run_id"] = RunStore(runs_db).add(record, result.outputs)
     if as_json:

@@ -11,7 +11,7 @@ from rich.table import Table
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stdout
 from affectlab.errors import InputError
-from affectlab.harness.store import RUNS_DB_ENV, RunStore, model_label
+from affectlab.evaluation.store import RUNS_DB_ENV, RunStore, model_label
 
 app = typer.Typer(
     help="The results store: every `affectlab eval` run, listed, shown and compared.", no_args_is_help=True
@@ -145,7 +145,7 @@ def report_command(
 
     Per-label F1 bars, the confusion matrix normalised by row (GoEmotions App. G), precision-recall curves with
     the chosen thresholds, and the highest-confidence errors."""
-    from affectlab.harness.report import write_report
+    from affectlab.evaluation.report import write_report
 
     if html_out.suffix.lower() not in (".html", ".htm"):
         raise InputError(f"--html must end in .html, got {html_out.name}")

@@ -1,5 +1,5 @@
 """The embedded default detector: one trained head per taxonomy, shipped inside the package and rebuilt from the
-datasets by ``affectlab build-default``.
+datasets by ``affectlab build-default`` (:mod:`affectlab.evaluation.default_build`).
 
 * ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head whose Ukrainian member is
   trained on EmoBench-UA, its Spanish member on SemEval-2025 esp and its English member on GoEmotions-Ekman. One
@@ -18,49 +18,23 @@ the weights and decision tuned for them alone (see :class:`~affectlab.models.ens
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from affectlab.datasets import DatasetSpec, resolve_dataset
 from affectlab.errors import InputError, ModelFileError
-from affectlab.harness.evaluation import evaluate
-from affectlab.harness.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
-from affectlab.metrics.thresholds import fit_decision
-from affectlab.models import Detector, create_detector, load_detector
-from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
+from affectlab.models import Detector, load_detector
+from affectlab.models.ensemble import EnsembleDetector
 from affectlab.models.routed import LanguageRoutedDetector
-from affectlab.models.serialization import FORMAT as MODEL_FORMAT
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
 SLICE_ROWS = 300
 """The model card also records each head's score on the first rows of each test split, which CI re-checks."""
-TFIDF_MEMBER = {"max_features": 100_000}
-"""Cap each n-gram block so that all heads together stay well under 60 MB."""
 FAST_MEMBER = 1
 """The ensemble's members are [embedding-lr, tfidf-lr]; the fast profile keeps the n-gram one."""
-ENGLISH_ENCODER_HEAD = "goemotions"
-"""The head that takes a fine-tuned English encoder as an optional third member."""
-ENGLISH_ENCODER_RECIPE: dict[str, Any] = {
-    "pooling": "mean",
-    "class_weight": "capped",
-    "weight_cap": 10.0,
-    "lr": 5e-5,
-    "epochs": 3,
-    "batch_size": 32,
-    "max_length": 64,
-}
-"""How ``--english-encoder`` fine-tunes an encoder directory: sigmoid + BCE (GoEmotions 5.2), mean pooling, positive
-weights capped at 10, early stopping and thresholds on dev. Issue 6's GPU recipe runs 4 epochs; the shipped member
-was trained for 3 on a 2-core CPU (70 minutes), and this recipe reproduces that one."""
 
 
 @dataclass(frozen=True)
@@ -99,151 +73,6 @@ def head_for(space: LabelSpace) -> str:
     raise InputError(f"no default head covers the labels {', '.join(space.labels)} (heads: {', '.join(TAXONOMIES)})")
 
 
-def joined_data(
-    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None
-) -> tuple[DatasetSpec, Any]:
-    """The train and dev splits of the datasets ``names`` joined in the recipe's label space."""
-    from datasets import DatasetDict, concatenate_datasets
-
-    loaded = [resolve_dataset(name, data_dir)[1] for name in names]
-    joined = DatasetDict({split: concatenate_datasets([data[split] for data in loaded]) for split in ("train", "dev")})
-    spec = DatasetSpec(
-        name=f"default-{recipe.name}",
-        title=f"training data of the default {recipe.name} head",
-        label_space=recipe.space,
-        primary_metric=recipe.primary_metric,
-        languages=(),
-        splits=("train", "dev"),
-        loader=lambda _dir: joined,
-        source=" + ".join(names),
-        license="",
-        citation="",
-    )
-    return spec, joined
-
-
-def build_member(
-    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None, progress: Progress
-) -> tuple[EnsembleDetector, dict[str, Any]]:
-    """One ensemble of embedding-lr and tfidf-lr on ``names``, with its decision and its fast profile's decision
-    tuned on dev (plus out-of-fold train predictions for small train sets)."""
-    spec, data = joined_data(recipe, names, data_dir)
-    model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
-    assert isinstance(model, EnsembleDetector)
-    summary = train_detector(model, spec, data, progress=progress)
-    progress("tuning the decision of the fast (n-gram only) profile")
-    fast = model.members_[FAST_MEMBER]
-    probs, gold = fast.predict_proba(data["dev"]), recipe.space.encode(data["dev"]["labels"])
-    if model.rule() == "thresholds" and len(data["train"]) <= CV_THRESHOLD_MAX_TRAIN:
-        y_train = recipe.space.encode(data["train"]["labels"])
-        probs = np.vstack([probs, out_of_fold_proba(fast, data["train"], y_train)])
-        gold = np.vstack([gold, y_train])
-    model.fast_decision_ = fit_decision(
-        model.rule(),
-        probs,
-        gold,
-        recipe.space,
-        recipe.primary_metric,
-        train_prior=recipe.space.encode(data["train"]["labels"]).mean(axis=0),
-    )
-    return model, summary
-
-
-def build_head(
-    recipe: HeadRecipe,
-    data_dir: str | os.PathLike[str] | None,
-    progress: Progress = _quiet,
-    english_encoder: str | os.PathLike[str] | None = None,
-) -> tuple[Detector, dict[str, Any]]:
-    """Train a head: one ensemble, or one per language under a ``by-language`` router; with ``english_encoder``
-    (the goemotions head only) plus that fine-tuned encoder as an optional member."""
-    built = {lang: build_member(recipe, names, data_dir, progress) for lang, names in recipe.routes.items()}
-    if english_encoder is not None:
-        model, summary = built[""]
-        encoder = english_encoder_member(english_encoder, recipe, data_dir, progress)
-        return add_optional_member(model, encoder, recipe, data_dir, progress), {**summary, "encoder": encoder.params}
-    if set(built) == {""}:
-        return built[""]
-    router = LanguageRoutedDetector(languages=list(built), fallback="en")
-    router.set_members({lang: model for lang, (model, _) in built.items()})
-    return router, {lang: summary for lang, (_, summary) in built.items()}
-
-
-def english_encoder_member(
-    source: str | os.PathLike[str], recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None, progress: Progress
-) -> Detector:
-    """The head's fine-tuned encoder, as it ships (int8 storage, reloaded so that dev tuning sees those weights):
-    a saved affectlab ``hf`` model for the head's labels is taken as it is; a Hugging Face encoder directory is
-    fine-tuned on the head's data with :data:`ENGLISH_ENCODER_RECIPE` first (on a CPU that takes hours)."""
-    from affectlab.models.hf import HFEncoderDetector
-
-    if _is_affectlab_model(source):
-        model = load_detector(source)
-        if not isinstance(model, HFEncoderDetector) or model.label_space.labels != recipe.space.labels:
-            raise InputError(f"{str(source)!r} is not an hf model trained on the {recipe.name} labels")
-    else:
-        ((names),) = recipe.routes.values()
-        spec, data = joined_data(recipe, names, data_dir)
-        model = HFEncoderDetector(model=str(source), **ENGLISH_ENCODER_RECIPE)
-        train_detector(model, spec, data, progress=progress)
-    model.params["weight_storage"] = "int8"
-    with tempfile.TemporaryDirectory() as tmp:
-        model.save(Path(tmp) / "encoder")
-        return load_detector(Path(tmp) / "encoder")
-
-
-def _is_affectlab_model(directory: str | os.PathLike[str]) -> bool:
-    """Whether ``directory`` holds a saved affectlab model (a Hugging Face one has a config.json too)."""
-    path = Path(directory) / "config.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("format") == MODEL_FORMAT
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def add_optional_member(
-    model: EnsembleDetector,
-    member: Detector,
-    recipe: HeadRecipe,
-    data_dir: str | os.PathLike[str] | None,
-    progress: Progress,
-) -> EnsembleDetector:
-    """``model`` plus the trained ``member`` as an optional last member: weights and decision re-tuned on dev for
-    all members, the old ones kept for when the member cannot be loaded."""
-    ((names),) = recipe.routes.values()
-    _, data = joined_data(recipe, names, data_dir)
-    progress(f"tuning the {recipe.name} head's weights with the {member.name} member on dev")
-    kinds = list(model.params["members"])
-    params = list(model.params["member_params"] or [{} for _ in kinds])
-    combined = EnsembleDetector(
-        members=[*kinds, member.name], member_params=[*params, member.params], optional=[len(kinds)]
-    )
-    combined.label_space_ = recipe.space
-    combined.members_ = [*model.members_, member]
-    combined.fast_decision_ = model.fast_decision_
-    combined.without_optional_ = {"weights": model.weights_.tolist(), "decision": model.decision_.to_dict()}
-    y_dev = recipe.space.encode(data["dev"]["labels"])
-    probas = combined.member_probas(data["dev"])
-    combined.weights_ = tune_ensemble_weights(probas, y_dev, recipe.space, recipe.primary_metric, combined.rule())
-    combined.params["weights"] = combined.weights_.tolist()
-    combined.decision_ = fit_decision(
-        combined.rule(),
-        combine(probas, combined.weights_),
-        y_dev,
-        recipe.space,
-        recipe.primary_metric,
-        train_prior=recipe.space.encode(data["train"]["labels"]).mean(axis=0),
-    )
-    return combined
-
-
-def ensemble_weights(model: Detector) -> Any:
-    """The tuned member weights of a head (per language for a routed head)."""
-    if isinstance(model, LanguageRoutedDetector):
-        return {lang: member.params["weights"] for lang, member in model.members_.items()}
-    return model.params["weights"]
-
-
 def fast_profile(model: Detector, head: str) -> Detector:
     """The n-gram member(s) of a head, each with the decision tuned for it alone."""
     if isinstance(model, LanguageRoutedDetector):
@@ -255,76 +84,6 @@ def fast_profile(model: Detector, head: str) -> Detector:
     member = model.members_[FAST_MEMBER]
     member.decision_ = model.fast_decision_
     return member
-
-
-def score_head(model: Detector, recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """Test scores of a head on each of its datasets: the whole test split and its first ``SLICE_ROWS`` rows."""
-    scores = {}
-    for name in recipe.scored_on:
-        spec, data = resolve_dataset(name, data_dir)
-        full = evaluate(model, spec, data, "test", n_bootstrap=1000)
-        sliced = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
-        part = evaluate(model, spec, sliced, "test", n_bootstrap=10)
-        scores[name] = {
-            "metric": spec.primary_metric,
-            "test": full.metrics["primary"]["value"],
-            "test_ci95": full.metrics["primary"]["ci95"],
-            "macro_f1": full.metrics["macro_f1"],
-            "per_label_f1": {label: s["f1"] for label, s in full.metrics["per_label"].items()},
-            "n": full.n,
-            f"first_{SLICE_ROWS}": part.metrics["primary"]["value"],
-        }
-    return scores
-
-
-def build_default(
-    data_dir: str | os.PathLike[str] | None,
-    out_dir: str | os.PathLike[str] = HEADS_DIR,
-    heads: tuple[str, ...] = TAXONOMIES,
-    progress: Progress = _quiet,
-    english_encoder: str | os.PathLike[str] | None = None,
-) -> dict[str, Any]:
-    """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there;
-    ``english_encoder`` (a saved ``hf`` GoEmotions model or an encoder directory to fine-tune) joins the
-    goemotions head as an optional member."""
-    out = Path(out_dir)
-    for name in heads:
-        if name not in RECIPES:
-            raise InputError(f"unknown head {name!r} (heads: {', '.join(TAXONOMIES)})")
-    if english_encoder is not None and ENGLISH_ENCODER_HEAD not in heads:
-        raise InputError(f"--english-encoder goes with the {ENGLISH_ENCODER_HEAD} head")
-    for name in heads:
-        recipe = RECIPES[name]
-        started = time.perf_counter()
-        encoder = english_encoder if name == ENGLISH_ENCODER_HEAD else None
-        model, summary = build_head(recipe, data_dir, progress, english_encoder=encoder)
-        progress(f"scoring the {name} head on its test splits")
-        entry = {
-            "routes": recipe.routes,
-            "weights": ensemble_weights(model),
-            "scores": score_head(model, recipe, data_dir),
-        }
-        if isinstance(model, EnsembleDetector) and model.params["optional"]:
-            progress(f"scoring the {name} head without its optional members")
-            entry["without_optional"] = {
-                "weights": model.without_optional_["weights"],
-                "scores": score_head(model.without_optional_members(), recipe, data_dir),
-            }
-        model.save(out / name, extra={"training": summary, "routes": recipe.routes})
-        entry["build_seconds"] = round(time.perf_counter() - started, 1)
-        _record_scores(out / SCORES_FILE, name, entry)
-    return json.loads((out / SCORES_FILE).read_text(encoding="utf-8"))
-
-
-def _record_scores(path: Path, head: str, entry: dict[str, Any]) -> None:
-    """Put one head's entry into the scores file, keeping the other heads' entries (read just before writing)."""
-    record = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"heads": {}}
-    record["heads"][head] = entry
-    record["heads"] = {name: record["heads"][name] for name in TAXONOMIES if name in record["heads"]}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
 
 
 @cache

@@ -1,7 +1,7 @@
 """``ensemble``: a weighted average of the probabilities of any registered detectors over the same label space.
 The embedding and n-gram views make different errors, so their average beats either (EmoBench-UA: +0.02
 macro-F1); that pair is the default. The weights are tuned on dev by :func:`tune_ensemble_weights` (called by
-:func:`affectlab.harness.training.train_detector`), and the decision is then tuned on the averaged probabilities.
+:func:`affectlab.evaluation.training.train_detector`), and the decision is then tuned on the averaged probabilities.
 
 Members are given as ``members=[{"model": KIND, "params": {...}}, ...]`` (e.g. ``-p 'members=[{"model":
 "keywords"}, {"model": "tfidf-lr", "params": {"max_features": 50000}}]'``) or in the short form

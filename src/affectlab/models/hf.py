@@ -8,7 +8,7 @@ early stopping with patience 3 on dev; explicit parameters win over a preset.
 
 Early stopping needs dev data inside ``fit``, which the shared protocol does not pass. This class alone takes it as
 a keyword, ``fit(X, Y, space, validation=(X_dev, Y_dev), progress=callback)``, and says so with the class attribute
-``accepts_validation``; :func:`affectlab.harness.training.train_detector` passes its dev split to such detectors,
+``accepts_validation``; :func:`affectlab.evaluation.training.train_detector` passes its dev split to such detectors,
 so no other detector's signature changes. Thresholds are still tuned afterwards by the shared step.
 
 Saved models hold the fine-tuned encoder as safetensors plus its Hugging Face config and tokenizer files under

@@ -13,7 +13,7 @@ from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
-from affectlab.harness.training import Progress, _quiet
+from affectlab.evaluation.training import Progress, _quiet
 from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores

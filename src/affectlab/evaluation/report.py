@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.evaluation.store import model_label
 from affectlab.extras import require
-from affectlab.harness.store import model_label
 from affectlab.io.atomic import write_atomically
 
 N_ERRORS = 10

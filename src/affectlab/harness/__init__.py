@@ -1,1 +1,0 @@
-"""Training and evaluation runs: dataset + detector -> probabilities -> decision -> metrics -> run record."""
