@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
-from affectlab.models import create_detector
 
 DATASETS = (
     "emobench-ua",

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors.default import RECIPES, load_default
 from affectlab.evaluation.evaluate import evaluate
-from affectlab.models.default import RECIPES, load_default
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ def measure(variant: str, data_dir: str, n: int) -> dict[str, float]:
 
     started = time.perf_counter()
     from affectlab.datasets import resolve_dataset
-    from affectlab.models.default import load_default
+    from affectlab.detectors.default import load_default
 
     model = load_default("goemotions", fast=variant == "fast")
     if variant == "without-encoder":
@@ -70,7 +70,7 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.child, args.data_dir, args.n)))
         return
-    from affectlab.models.default import HEADS_DIR, shipped_scores
+    from affectlab.detectors.default import HEADS_DIR, shipped_scores
 
     entry = shipped_scores()["heads"]["goemotions"]
     encoder_files = (HEADS_DIR / "goemotions" / "member2").rglob("*")  # the optional member's own files

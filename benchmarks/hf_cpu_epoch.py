@@ -29,9 +29,9 @@ import torch
 import transformers
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors.hf import HFEncoderDetector
 from affectlab.metrics.classification import macro_f1
 from affectlab.metrics.thresholds import fit_decision
-from affectlab.models.hf import HFEncoderDetector
 
 RESULTS = Path(__file__).parent / "results" / "hf_cpu_epoch.json"
 RECIPE = {"pooling": "mean", "class_weight": "capped", "lr": 5e-5, "batch_size": 32, "max_length": 128}

@@ -30,9 +30,9 @@ import transformers
 from datasets import DatasetDict
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors.hf import HFEncoderDetector
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
-from affectlab.models.hf import HFEncoderDetector
 
 RECIPE = {
     "pooling": "mean",

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import load_detector
+from affectlab.detectors.default import load_default
 from affectlab.metrics.classification import macro_f1
-from affectlab.models import load_detector
-from affectlab.models.default import load_default
 
 
 def main() -> None:

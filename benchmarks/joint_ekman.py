@@ -18,12 +18,12 @@ import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector
+from affectlab.detectors.default import HeadRecipe
 from affectlab.evaluation.default_build import joined_data
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN
-from affectlab.models import create_detector
-from affectlab.models.default import HeadRecipe
 
 DATASETS = ("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng")
 ENGLISH = ("goemotions-ekman", "semeval2025-eng")

@@ -1,12 +1,12 @@
 """Print the test-score table of MODEL_CARD.md from the scores recorded by ``affectlab build-default``
-(``src/affectlab/models/default_heads/scores.json``), beside the papers' numbers and the issue's targets.
+(``src/affectlab/detectors/default_heads/scores.json``), beside the papers' numbers and the issue's targets.
 
     python benchmarks/model_card_scores.py
 """
 
 from __future__ import annotations
 
-from affectlab.models.default import SLICE_ROWS, shipped_scores
+from affectlab.detectors.default import SLICE_ROWS, shipped_scores
 
 REFERENCE = {
     "emobench-ua": ("0.58", "LaBSE fine-tuned 0.57, multilingual-E5-large fine-tuned 0.62, DeepSeek-V3 prompted 0.65"),

@@ -12,10 +12,10 @@ import json
 import numpy as np
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector
 from affectlab.evaluation.training import out_of_fold_proba
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, tune_thresholds
-from affectlab.models import create_detector
 
 SETTINGS = [
     {"C": 2.0},

@@ -8,8 +8,8 @@ import pytest
 import affectlab
 from affectlab.cli import main
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors.default import HEADS_DIR, SLICE_ROWS, TAXONOMIES, load_default, shipped_scores
 from affectlab.evaluation.evaluate import evaluate
-from affectlab.models.default import HEADS_DIR, SLICE_ROWS, TAXONOMIES, load_default, shipped_scores
 
 RECORD = shipped_scores()["heads"]
 

@@ -7,8 +7,8 @@ import pytest
 
 import affectlab
 from affectlab.cli import main
+from affectlab.detectors import create_detector
 from affectlab.errors import InputError
-from affectlab.models import create_detector
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
+from affectlab.detectors import create_detector, load_detector
 from affectlab.encoders.cache import EmbeddingCache, embed_with_cache, text_key
 from affectlab.encoders.sentence import MAX_CHARS, embed, embedding_cache, get_encoder
 from affectlab.langid import detect_language
-from affectlab.models import create_detector, load_detector
 
 TEXTS = ["Я так чекала на цей день!", "I am terrified of the dark.", "¡Qué alegría verte!", "Boring Tuesday."]
 
@@ -88,7 +88,7 @@ def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
 
 def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_dir, tmp_path):
     from affectlab.datasets import resolve_dataset
-    from affectlab.models.routed import LanguageRoutedDetector
+    from affectlab.detectors.routed import LanguageRoutedDetector
 
     space, train, _ = emobench_slice
     _, eng = resolve_dataset("goemotions-ekman", data_dir)

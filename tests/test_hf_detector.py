@@ -13,12 +13,12 @@ pytest.importorskip("transformers")
 from datasets import Dataset, DatasetDict
 
 from affectlab.datasets import DatasetSpec, resolve_dataset
+from affectlab.detectors.base import as_inputs
+from affectlab.detectors.hf import HFEncoderDetector
+from affectlab.detectors.serialization import CONFIG, read_model_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT, LabelSpace
-from affectlab.models.base import as_inputs
-from affectlab.models.hf import HFEncoderDetector
-from affectlab.models.serialization import CONFIG, read_model_dir
 from tiny_models import save_tiny_bert
 
 SPACE = LabelSpace(name="tiny", labels=("joy", "anger", "fear"), multi_label=True)

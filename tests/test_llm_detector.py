@@ -17,14 +17,14 @@ import pytest
 pytest.importorskip("openai")
 
 from affectlab.datasets import DatasetSpec
+from affectlab.detectors.llm import LLMDetector
+from affectlab.detectors.serialization import read_model_dir
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN, EMOCONTEXT
 from affectlab.llm.backends import EndpointError
 from affectlab.llm.prompts import prompt_template
-from affectlab.models.llm import LLMDetector
-from affectlab.models.serialization import read_model_dir
 from chat_server import completion, send_json, serve
 
 SECRET = "sk-test-secret-0123456789"

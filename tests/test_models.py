@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors.serialization import ARRAYS, CONFIG
 from affectlab.errors import InputError, ModelFileError, UnknownNameError
-from affectlab.models import create_detector, load_detector
-from affectlab.models.serialization import ARRAYS, CONFIG
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ def test_pickled_arrays_are_never_loaded(saved):
     np.savez(saved / ARRAYS, coef=np.array([{"a": 1}], dtype=object))
     config = json.loads((saved / CONFIG).read_text())
     config["arrays_sha256"] = hashlib.sha256((saved / ARRAYS).read_bytes()).hexdigest()
-    from affectlab.models.serialization import _config_digest
+    from affectlab.detectors.serialization import _config_digest
 
     config["config_sha256"] = _config_digest(config)
     (saved / CONFIG).write_text(json.dumps(config))

@@ -5,13 +5,13 @@ is missing the ensemble loads without it, with the weights and decision tuned fo
 import numpy as np
 import pytest
 
+from affectlab.detectors import load_detector
+from affectlab.detectors.ensemble import EnsembleDetector
+from affectlab.detectors.keywords import KeywordDetector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import MissingExtraError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.thresholds import Decision
-from affectlab.models import load_detector
-from affectlab.models.ensemble import EnsembleDetector
-from affectlab.models.keywords import KeywordDetector
 
 SPACE = LabelSpace(name="tiny", labels=("joy", "anger"), multi_label=True)
 TEXTS = ["so happy and glad", "happy happy joy", "angry and mad", "furious angry day", "glad but mad", "calm"] * 3
@@ -78,9 +78,9 @@ def test_a_required_member_with_a_missing_extra_is_an_error(tmp_path, monkeypatc
 def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(data_dir, tmp_path, monkeypatch):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
+    from affectlab.detectors.serialization import read_model_dir
     from affectlab.evaluation import default_build as default
     from affectlab.labels import EKMAN
-    from affectlab.models.serialization import read_model_dir
     from tiny_models import save_tiny_bert
 
     encoder_dir = save_tiny_bert(tmp_path / "bert", ["Я так чекала на цей день", "мені страшно і сумно", "злий"])

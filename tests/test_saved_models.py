@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import affectlab
-from affectlab.detection import get_detector
-from affectlab.models import load_detector
+from affectlab.detectors import load_detector
+from affectlab.detectors.detect import get_detector
 
 SAVED = Path(__file__).parent / "fixtures" / "saved_models_0.1.0"
 EXPECTED = json.loads((SAVED / "expected.json").read_text(encoding="utf-8"))

@@ -7,8 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from affectlab.errors import ModelFileError
-from affectlab.models.serialization import (
+from affectlab.detectors.serialization import (
     ARRAYS,
     CONFIG,
     FILE_PREFIX,
@@ -17,6 +16,7 @@ from affectlab.models.serialization import (
     unnest_arrays,
     write_model_dir,
 )
+from affectlab.errors import ModelFileError
 
 WEIGHTS = b"\x00\x01binary weights\xff"
 

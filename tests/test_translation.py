@@ -10,6 +10,16 @@ import json
 import numpy as np
 import pytest
 
+from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors.ensemble import (
+    EnsembleDetector,
+    combine,
+    member_specs,
+    nest_arrays,
+    unnest_arrays,
+    weight_grid,
+)
+from affectlab.detectors.translate_test import TranslateTestDetector, label_columns, shared_translator
 from affectlab.encoders.translation import (
     CachedTranslator,
     HFTranslator,
@@ -20,16 +30,6 @@ from affectlab.encoders.translation import (
 )
 from affectlab.errors import InputError, UnknownNameError
 from affectlab.labels import EKMAN, LabelSpace
-from affectlab.models import create_detector, load_detector
-from affectlab.models.ensemble import (
-    EnsembleDetector,
-    combine,
-    member_specs,
-    nest_arrays,
-    unnest_arrays,
-    weight_grid,
-)
-from affectlab.models.translate_test import TranslateTestDetector, label_columns, shared_translator
 
 pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -301,7 +301,7 @@ def test_the_two_member_grid_is_the_grid_the_shipped_heads_were_tuned_on():
 
 
 def test_default_ensemble_is_still_embedding_and_ngrams():
-    from affectlab.models.default import load_default
+    from affectlab.detectors.default import load_default
 
     model = create_detector("ensemble")
     assert [member.name for member in model.members_] == ["embedding-lr", "tfidf-lr"]
@@ -343,7 +343,7 @@ def test_ensemble_of_keywords_and_tfidf_tunes_weights_on_dev_and_round_trips(emo
 
 
 def test_member_files_are_saved_in_the_member_subdirectory(tmp_path):
-    from affectlab.models.serialization import read_model_dir, write_model_dir
+    from affectlab.detectors.serialization import read_model_dir, write_model_dir
 
     member = {"coef": np.arange(3.0), "file:encoder/model.safetensors": np.frombuffer(b"weights", dtype=np.uint8)}
     nested = nest_arrays("member1", member)

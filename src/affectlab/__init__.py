@@ -13,13 +13,13 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "detect", "detect_open", "load_detector"]
 
 if TYPE_CHECKING:
-    from affectlab.detection import Detection
-    from affectlab.models import Detector
+    from affectlab.detectors import Detector
+    from affectlab.detectors.detect import Detection
 
 
 def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detection]:
-    """Detect emotions with the embedded default detector; see :func:`affectlab.detection.detect`."""
-    from affectlab.detection import detect as _detect
+    """Detect emotions with the embedded default detector; see :func:`affectlab.detectors.detect.detect`."""
+    from affectlab.detectors.detect import detect as _detect
 
     return _detect(texts, taxonomy=taxonomy, **options)
 
@@ -34,6 +34,6 @@ def detect_open(texts: Any, **options: Any) -> list[Any]:
 
 def load_detector(model: str = "default", taxonomy: str = "ekman") -> Detector:
     """The default head for ``taxonomy`` or a saved detector directory (``fit / predict_proba / predict``)."""
-    from affectlab.detection import get_detector
+    from affectlab.detectors.detect import get_detector
 
     return get_detector(model, taxonomy)

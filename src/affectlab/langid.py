@@ -47,7 +47,7 @@ def detect_language(text: str) -> str:
 
 
 def detect_languages(inputs: Any) -> list[str]:
-    """One code per text of ``inputs`` (an :class:`~affectlab.models.base.Inputs`), from its ``langs`` when set."""
+    """One code per text of ``inputs`` (an :class:`~affectlab.detectors.base.Inputs`), from its ``langs`` when set."""
     return [
         CODES.get(lang.lower()) or detect_language(text) for text, lang in zip(inputs.texts, inputs.langs, strict=True)
     ]

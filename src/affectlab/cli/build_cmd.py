@@ -28,8 +28,8 @@ def build_default_command(
     as_json: bool = Json,
 ) -> None:
     """Train the default heads (embedding + n-gram ensembles) from the datasets and record their test scores."""
+    from affectlab.detectors.default import HEADS_DIR, TAXONOMIES
     from affectlab.evaluation.default_build import build_default
-    from affectlab.models.default import HEADS_DIR, TAXONOMIES
 
     target = out or HEADS_DIR
     with stage_progress(not as_json) as progress:

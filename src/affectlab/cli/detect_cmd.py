@@ -10,10 +10,10 @@ from rich.table import Table
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, print_left_out, stdout
-from affectlab.detection import Detection, detect, get_detector
+from affectlab.detectors import Detector, Inputs
+from affectlab.detectors.detect import Detection, detect, get_detector
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.langid import detect_languages
-from affectlab.models import Detector, Inputs
 
 BAR_WIDTH = 24
 

@@ -23,10 +23,10 @@ from affectlab.cli.options import (
 from affectlab.cli.output import print_json, print_left_out, print_scores, stage_progress
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.userfile import SPLIT_ALIASES
+from affectlab.detectors import create_detector, is_model_dir, load_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
-from affectlab.models import create_detector, is_model_dir, load_detector
 
 
 def evaluate_command(
@@ -84,7 +84,7 @@ def evaluate_command(
     with stage_progress(not as_json) as progress:
         training = None
         if model == "default":
-            from affectlab.models.default import head_for, load_default
+            from affectlab.detectors.default import head_for, load_default
 
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options)

@@ -35,7 +35,7 @@ def score_command(
     if engine == "local" and (address or workers):
         raise InputError("--address and --workers apply only to --engine ray")
     if engine == "local":
-        from affectlab.detection import get_detector
+        from affectlab.detectors.detect import get_detector
 
         detector = get_detector(model, taxonomy, fast)
         with file_progress(not as_json) as progress:

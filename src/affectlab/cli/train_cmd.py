@@ -21,9 +21,9 @@ from affectlab.cli.options import (
 )
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.training import train_detector
-from affectlab.models import create_detector
 
 
 def train(

@@ -1,10 +1,10 @@
-"""The torch side of the ``hf`` detector (:mod:`affectlab.models.hf`): an encoder with a pooled linear head,
+"""The torch side of the ``hf`` detector (:mod:`affectlab.detectors.hf`): an encoder with a pooled linear head,
 tokenised inputs in dynamically padded batches, and the fine-tuning loop (AdamW, linear warm-up and decay,
 gradient accumulation, bf16 autocast, early stopping on a dev score, best epoch kept).
 
 The loss follows GoEmotions section 5.2 for multi-label spaces (a sigmoid per label, binary cross-entropy, here
 optionally with capped positive weights) and is softmax cross-entropy for single-label spaces (EmoContext). This
-module imports torch and transformers at the top: only :mod:`affectlab.models.hf` imports it, lazily.
+module imports torch and transformers at the top: only :mod:`affectlab.detectors.hf` imports it, lazily.
 """
 
 from __future__ import annotations

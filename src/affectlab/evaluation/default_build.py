@@ -1,4 +1,4 @@
-"""Building the embedded default heads (:mod:`affectlab.models.default`) from the datasets: ``affectlab
+"""Building the embedded default heads (:mod:`affectlab.detectors.default`) from the datasets: ``affectlab
 build-default``. Each (member) head is an ensemble of ``embedding-lr`` and ``tfidf-lr`` trained on the recipe's
 datasets, with its weights, its decision and its fast profile's decision tuned on dev; the goemotions head may take
 a fine-tuned English encoder as an optional third member. The test scores of every head are recorded beside them
@@ -17,12 +17,8 @@ from typing import Any
 import numpy as np
 
 from affectlab.datasets import DatasetSpec, resolve_dataset
-from affectlab.errors import InputError
-from affectlab.evaluation.evaluate import evaluate
-from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
-from affectlab.metrics.thresholds import fit_decision
-from affectlab.models import Detector, create_detector, load_detector
-from affectlab.models.default import (
+from affectlab.detectors import Detector, create_detector, load_detector
+from affectlab.detectors.default import (
     FAST_MEMBER,
     HEADS_DIR,
     RECIPES,
@@ -31,9 +27,13 @@ from affectlab.models.default import (
     TAXONOMIES,
     HeadRecipe,
 )
-from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
-from affectlab.models.routed import LanguageRoutedDetector
-from affectlab.models.serialization import FORMAT as MODEL_FORMAT
+from affectlab.detectors.ensemble import EnsembleDetector, combine, tune_ensemble_weights
+from affectlab.detectors.routed import LanguageRoutedDetector
+from affectlab.detectors.serialization import FORMAT as MODEL_FORMAT
+from affectlab.errors import InputError
+from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
+from affectlab.metrics.thresholds import fit_decision
 
 TFIDF_MEMBER = {"max_features": 100_000}
 """Cap each n-gram block so that all heads together stay well under 60 MB."""
@@ -129,7 +129,7 @@ def english_encoder_member(
     """The head's fine-tuned encoder, as it ships (int8 storage, reloaded so that dev tuning sees those weights):
     a saved affectlab ``hf`` model for the head's labels is taken as it is; a Hugging Face encoder directory is
     fine-tuned on the head's data with :data:`ENGLISH_ENCODER_RECIPE` first (on a CPU that takes hours)."""
-    from affectlab.models.hf import HFEncoderDetector
+    from affectlab.detectors.hf import HFEncoderDetector
 
     if _is_affectlab_model(source):
         model = load_detector(source)

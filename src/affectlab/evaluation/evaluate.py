@@ -11,13 +11,13 @@ from typing import Any
 
 from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
+from affectlab.detectors import Detector
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
 from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores
-from affectlab.models import Detector
 from affectlab.versions import library_versions as installed_versions
 
 LIBRARIES = ("affectlab", "numpy", "scikit-learn", "datasets", "simplemma")

@@ -10,13 +10,13 @@ import numpy as np
 from sklearn.model_selection import KFold
 
 from affectlab.datasets import DatasetSpec
+from affectlab.detectors import Detector, as_inputs
+from affectlab.detectors.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
-from affectlab.models import Detector, as_inputs
-from affectlab.models.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 
 Progress = Callable[[str], None]
 CV_THRESHOLD_MAX_TRAIN = 20_000

@@ -48,8 +48,8 @@ def input_files(source: str | os.PathLike[str]) -> list[Path]:
 
 def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
     """Probabilities and predicted label names of ``texts`` (languages detected per text, no dialogue context)."""
+    from affectlab.detectors import Inputs
     from affectlab.langid import detect_languages
-    from affectlab.models import Inputs
 
     unknown = Inputs(texts, [[] for _ in texts], [""] * len(texts))
     inputs = Inputs(texts, unknown.contexts, detect_languages(unknown))
@@ -82,7 +82,7 @@ class BatchScorer:
     """A Ray Data ``map_batches`` callable: loads the detector once (per worker), scores pandas batches."""
 
     def __init__(self, model: str, taxonomy: str, fast: bool, text_col: str) -> None:
-        from affectlab.detection import get_detector
+        from affectlab.detectors.detect import get_detector
 
         self.detector = get_detector(model, taxonomy, fast)
         self.text_col = text_col

@@ -74,8 +74,8 @@ def create_app(
     model: str = "default", max_batch: int = MAX_BATCH, max_chars: int = MAX_CHARS, preload: bool = True
 ) -> FastAPI:
     """The service for the detector ``model`` (``default`` or a saved model directory)."""
-    from affectlab.detection import detect, get_detector
-    from affectlab.models.default import TAXONOMIES
+    from affectlab.detectors.default import TAXONOMIES
+    from affectlab.detectors.detect import detect, get_detector
     from affectlab.openstates.detect import detect_open
 
     taxonomies = TAXONOMIES if model == "default" else ("(the saved model's labels)",)

@@ -13,11 +13,11 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from affectlab import __version__
+from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import Decision
-from affectlab.models.serialization import write_model_dir
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class Detector:
 
     # --- saving -------------------------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str], extra: Mapping[str, Any] | None = None) -> None:
-        """Save to ``directory`` as JSON + npz (see :mod:`affectlab.models.serialization`)."""
+        """Save to ``directory`` as JSON + npz (see :mod:`affectlab.detectors.serialization`)."""
         self._check_fitted()
         assert self.decision_ is not None
         state, arrays = self._get_state()
@@ -169,8 +169,8 @@ class Detector:
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> Detector:
-        """Load any saved detector (see :func:`affectlab.models.load_detector`)."""
-        from affectlab.models import load_detector
+        """Load any saved detector (see :func:`affectlab.detectors.load_detector`)."""
+        from affectlab.detectors import load_detector
 
         return load_detector(directory)
 

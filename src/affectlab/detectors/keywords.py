@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.models.base import Detector, Inputs
+from affectlab.detectors.base import Detector, Inputs
 from affectlab.text import normalise
 
 LANG_CODES = {"uk": "uk", "ukr": "uk", "en": "en", "eng": "en", "es": "es", "esp": "es", "spa": "es"}

@@ -14,11 +14,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from affectlab.detectors.base import Detector, Inputs, as_inputs
 from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.llm.parsing import AnswerParser
 from affectlab.llm.prompts import PROMPT_LANGUAGES, Shot, draw_shots, prompt_template
-from affectlab.models.base import Detector, Inputs, as_inputs
 
 
 class LLMDetector(Detector):

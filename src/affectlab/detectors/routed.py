@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
-from affectlab.models.base import Detector, Inputs, as_inputs
-from affectlab.models.serialization import nest_arrays, unnest_arrays
 
 
 class LanguageRoutedDetector(Detector):
@@ -89,7 +89,7 @@ class LanguageRoutedDetector(Detector):
         return {"members": states}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        from affectlab.models import MODELS
+        from affectlab.detectors import MODELS
 
         members = {}
         for lang, saved in state["members"].items():

@@ -7,17 +7,17 @@ import os
 from pathlib import Path
 from typing import Any
 
+from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.embedding import EmbeddingLogisticRegression
+from affectlab.detectors.ensemble import EnsembleDetector
+from affectlab.detectors.hf import HFEncoderDetector
+from affectlab.detectors.keywords import KeywordDetector
+from affectlab.detectors.llm import LLMDetector
+from affectlab.detectors.routed import LanguageRoutedDetector
+from affectlab.detectors.serialization import read_model_dir
+from affectlab.detectors.tfidf import TfidfLogisticRegression, TfidfRandomForest
+from affectlab.detectors.translate_test import TranslateTestDetector
 from affectlab.errors import InputError, ModelFileError
-from affectlab.models.base import Detector, Inputs, as_inputs
-from affectlab.models.embedding import EmbeddingLogisticRegression
-from affectlab.models.ensemble import EnsembleDetector
-from affectlab.models.hf import HFEncoderDetector
-from affectlab.models.keywords import KeywordDetector
-from affectlab.models.llm import LLMDetector
-from affectlab.models.routed import LanguageRoutedDetector
-from affectlab.models.serialization import read_model_dir
-from affectlab.models.tfidf import TfidfLogisticRegression, TfidfRandomForest
-from affectlab.models.translate_test import TranslateTestDetector
 from affectlab.registry import Registry
 
 __all__ = ["MODELS", "Detector", "Inputs", "as_inputs", "create_detector", "is_model_dir", "load_detector"]

@@ -25,12 +25,12 @@ from typing import Any, Self
 
 import numpy as np
 
+from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.thresholds import Decision
-from affectlab.models.base import Detector, Inputs
-from affectlab.models.serialization import nest_arrays, unnest_arrays
 
 
 @lru_cache(maxsize=2)
@@ -84,7 +84,7 @@ class TranslateTestDetector(Detector):
 
     def base_is_saved(self) -> bool:
         """Whether ``base`` is a saved model directory rather than a model kind."""
-        from affectlab.models import is_model_dir  # the registry imports the detectors
+        from affectlab.detectors import is_model_dir  # the registry imports the detectors
 
         return is_model_dir(str(self.params["base"]))
 
@@ -92,7 +92,7 @@ class TranslateTestDetector(Detector):
     def cheap_to_refit(self) -> bool:
         """Whether training may refit copies for out-of-fold thresholds: not with a saved base, whose out-of-fold
         rows would cost a translation of the whole training set for nothing but more threshold-tuning rows."""
-        from affectlab.models import MODELS
+        from affectlab.detectors import MODELS
 
         kind = str(self.params["base"]).partition(":")[0]  # "hf:PATH" is of kind hf
         cheap_kind = kind not in MODELS or getattr(MODELS.get(kind), "cheap_to_refit", True)
@@ -141,7 +141,7 @@ class TranslateTestDetector(Detector):
         return self
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
-        from affectlab.models import create_detector, load_detector
+        from affectlab.detectors import create_detector, load_detector
 
         if self.base_is_saved():
             self.base_ = load_detector(self.params["base"])
@@ -170,7 +170,7 @@ class TranslateTestDetector(Detector):
         return {"base": saved, "columns": self.columns_.tolist()}, nest_arrays("base", arrays)
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        from affectlab.models import MODELS
+        from affectlab.detectors import MODELS
 
         saved = state["base"]
         self.base_ = MODELS.get(saved["model"]).from_saved(saved, unnest_arrays("base", arrays))

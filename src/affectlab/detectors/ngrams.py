@@ -9,8 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from affectlab.models.base import Inputs
-from affectlab.models.serialization import arrays_to_strings, strings_to_arrays
+from affectlab.detectors.base import Inputs
+from affectlab.detectors.serialization import arrays_to_strings, strings_to_arrays
 from affectlab.text import WORD_PATTERN, normalise
 
 FEATURE_DEFAULTS: dict[str, Any] = {

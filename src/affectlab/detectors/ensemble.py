@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import MissingExtraError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import Decision, fit_decision
-from affectlab.models.base import Detector, Inputs
-from affectlab.models.serialization import nest_arrays, unnest_arrays
 
 WEIGHT_STEPS = 10
 """Weights are searched on a grid of 1/10 (the grid the shipped two-member heads were tuned on)."""
@@ -65,7 +65,7 @@ class EnsembleDetector(Detector):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from affectlab.models import create_detector  # the registry imports this module
+        from affectlab.detectors import create_detector  # the registry imports this module
 
         specs = member_specs(self.params["members"], self.params["member_params"] or ())
         self.members_ = [create_detector(kind, **member_params) for kind, member_params in specs]

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.linear import fit_linear, linear_proba
 from affectlab.encoders.sentence import embed
-from affectlab.models.base import Detector, Inputs
-from affectlab.models.linear import fit_linear, linear_proba
 
 
 class EmbeddingLogisticRegression(Detector):

@@ -14,9 +14,9 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.feature_selection import chi2
 from sklearn.tree import DecisionTreeClassifier
 
-from affectlab.models.base import Detector, Inputs
-from affectlab.models.linear import fit_linear, linear_proba
-from affectlab.models.ngrams import FEATURE_DEFAULTS, NgramFeatures
+from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.linear import fit_linear, linear_proba
+from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures
 
 
 class TfidfLogisticRegression(Detector):

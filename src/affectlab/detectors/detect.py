@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.detectors import Detector, Inputs, is_model_dir, load_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
-from affectlab.models import Detector, Inputs, is_model_dir, load_detector
 from affectlab.text import check_texts
 
 
@@ -37,7 +37,7 @@ class Detection:
 def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekman", fast: bool = False) -> Detector:
     """The shipped default head for ``taxonomy`` (``fast``: its n-gram member only), or a saved detector."""
     if str(model) == "default":
-        from affectlab.models.default import load_default
+        from affectlab.detectors.default import load_default
 
         return load_default(taxonomy, fast)
     if not is_model_dir(str(model)):

@@ -13,7 +13,7 @@ so no other detector's signature changes. Thresholds are still tuned afterwards 
 
 Saved models hold the fine-tuned encoder as safetensors plus its Hugging Face config and tokenizer files under
 ``encoder/`` in the model directory, each covered by a SHA-256 in ``config.json`` (see
-:mod:`affectlab.models.serialization`); the head is in ``arrays.npz``. torch and transformers (the ``hf`` extra)
+:mod:`affectlab.detectors.serialization`); the head is in ``arrays.npz``. torch and transformers (the ``hf`` extra)
 are imported only when a model is trained or loaded.
 """
 
@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import numpy as np
 from scipy.special import expit, softmax
 
+from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
 from affectlab.labels import LabelSpace
 from affectlab.metrics.classification import macro_f1
 from affectlab.metrics.thresholds import fit_decision
-from affectlab.models.base import Detector, Inputs, as_inputs
-from affectlab.models.serialization import FILE_PREFIX
 
 if TYPE_CHECKING:
     from affectlab.encoders.hf_training import Encoded, FitProgress
