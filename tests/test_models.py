@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import MODELS, create_detector, detector_class, load_detector
 from affectlab.detectors.serialization import ARRAYS, CONFIG
 from affectlab.errors import InputError, ModelFileError, UnknownNameError
 
@@ -139,3 +139,8 @@ def test_pickled_arrays_are_never_loaded(saved):
     (saved / CONFIG).write_text(json.dumps(config))
     with pytest.raises(ModelFileError, match="cannot be read safely"):
         load_detector(saved)
+
+
+@pytest.mark.parametrize("kind", list(MODELS))
+def test_every_registered_kind_is_the_name_of_its_class(kind):
+    assert detector_class(kind).name == kind

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from affectlab.versions import __version__
+
 __all__ = ["__version__", "detect", "detect_open", "load_detector"]
 
 if TYPE_CHECKING:

@@ -1,9 +1,11 @@
-"""Installed versions of the libraries a result depends on, for run records."""
+"""affectlab's own version, and the installed versions of the libraries a result depends on (for run records)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib import metadata
+
+__version__ = "0.1.0"
 
 
 def library_versions(names: Iterable[str]) -> dict[str, str]:

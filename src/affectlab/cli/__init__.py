@@ -8,7 +8,6 @@ import sys
 import click
 import typer
 
-from affectlab import __version__
 from affectlab.cli import (
     annotate_cmd,
     asi_cmd,
@@ -24,6 +23,7 @@ from affectlab.cli import (
 )
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
+from affectlab.versions import __version__
 
 # Typer >= 0.20 carries its own copy of click, whose exceptions are not click's: catch both families.
 _EXITS = (click.exceptions.Exit, typer.Exit)

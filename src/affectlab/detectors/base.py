@@ -12,12 +12,13 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from affectlab import __version__
+from affectlab.detectors.registry import load_detector
 from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import Decision
+from affectlab.versions import __version__
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,6 @@ class Detector:
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> Detector:
         """Load any saved detector (see :func:`affectlab.detectors.load_detector`)."""
-        from affectlab.detectors import load_detector
-
         return load_detector(directory)
 
     # --- for subclasses -------------------------------------------------------------------------------------

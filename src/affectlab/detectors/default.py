@@ -23,8 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from affectlab.detectors import Detector, load_detector
+from affectlab.detectors.base import Detector
 from affectlab.detectors.ensemble import EnsembleDetector
+from affectlab.detectors.registry import load_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace

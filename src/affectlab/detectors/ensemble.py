@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.registry import create_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import MissingExtraError
@@ -65,8 +66,6 @@ class EnsembleDetector(Detector):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        from affectlab.detectors import create_detector  # the registry imports this module
-
         specs = member_specs(self.params["members"], self.params["member_params"] or ())
         self.members_ = [create_detector(kind, **member_params) for kind, member_params in specs]
         weights = self.params["weights"] or [1.0 / len(self.members_)] * len(self.members_)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
@@ -89,8 +90,6 @@ class LanguageRoutedDetector(Detector):
         return {"members": states}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        from affectlab.detectors import MODELS
-
         members = {}
         for lang, saved in state["members"].items():
             config = {
@@ -100,5 +99,5 @@ class LanguageRoutedDetector(Detector):
                 "state": saved["state"],
             }
             member_arrays = unnest_arrays(lang, arrays)
-            members[lang] = MODELS.get(saved["model"]).from_saved(config, member_arrays)
+            members[lang] = detector_class(saved["model"]).from_saved(config, member_arrays)
         self.members_ = members

@@ -26,6 +26,7 @@ from typing import Any, Self
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, load_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
@@ -84,18 +85,14 @@ class TranslateTestDetector(Detector):
 
     def base_is_saved(self) -> bool:
         """Whether ``base`` is a saved model directory rather than a model kind."""
-        from affectlab.detectors import is_model_dir  # the registry imports the detectors
-
         return is_model_dir(str(self.params["base"]))
 
     @property
     def cheap_to_refit(self) -> bool:
         """Whether training may refit copies for out-of-fold thresholds: not with a saved base, whose out-of-fold
         rows would cost a translation of the whole training set for nothing but more threshold-tuning rows."""
-        from affectlab.detectors import MODELS
-
         kind = str(self.params["base"]).partition(":")[0]  # "hf:PATH" is of kind hf
-        cheap_kind = kind not in MODELS or getattr(MODELS.get(kind), "cheap_to_refit", True)
+        cheap_kind = kind not in MODELS or getattr(detector_class(kind), "cheap_to_refit", True)
         return cheap_kind and not self.base_is_saved()
 
     def use_translator(self, translator: Translator) -> None:
@@ -141,8 +138,6 @@ class TranslateTestDetector(Detector):
         return self
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
-        from affectlab.detectors import create_detector, load_detector
-
         if self.base_is_saved():
             self.base_ = load_detector(self.params["base"])
             self.columns_ = label_columns(self.base_.label_space, self.label_space)
@@ -170,9 +165,7 @@ class TranslateTestDetector(Detector):
         return {"base": saved, "columns": self.columns_.tolist()}, nest_arrays("base", arrays)
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        from affectlab.detectors import MODELS
-
         saved = state["base"]
-        self.base_ = MODELS.get(saved["model"]).from_saved(saved, unnest_arrays("base", arrays))
+        self.base_ = detector_class(saved["model"]).from_saved(saved, unnest_arrays("base", arrays))
         self.columns_ = np.asarray(state["columns"], dtype=np.int64)
         label_columns(self.base_.label_space, self.label_space)  # a file whose labels disagree fails to load

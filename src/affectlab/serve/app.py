@@ -24,8 +24,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from affectlab import __version__
 from affectlab.errors import AffectlabError
+from affectlab.versions import __version__
 
 MAX_BATCH = 64
 MAX_CHARS = 10_000
