@@ -3,24 +3,16 @@ library function. Errors caused by input become one line on stderr and exit code
 
 from __future__ import annotations
 
+import importlib
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 import click
 import typer
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 
-from affectlab.cli import (
-    annotate_cmd,
-    asi_cmd,
-    build_cmd,
-    datasets_cmd,
-    detect_cmd,
-    eval_cmd,
-    runs_cmd,
-    score_cmd,
-    serve_cmd,
-    train_cmd,
-    ua_cmd,
-)
 from affectlab.cli.output import print_error
 from affectlab.errors import AffectlabError
 from affectlab.versions import __version__
@@ -32,27 +24,121 @@ _USAGE_ERRORS: tuple[type[Exception], ...] = (click.ClickException,)
 if hasattr(typer, "exceptions") and hasattr(typer.exceptions, "TyperException"):
     _USAGE_ERRORS += (typer.exceptions.TyperException,)
 
+
+@dataclass(frozen=True)
+class LazyCommand:
+    """A command (a function) or command group (a ``typer.Typer``) in ``affectlab.cli.<module>``, imported only
+    when it runs; ``summary`` is the first paragraph of its help, for ``affectlab --help`` (a test keeps the two
+    equal)."""
+
+    module: str
+    attribute: str
+    summary: str
+
+
+COMMANDS = {
+    "detect": LazyCommand(
+        "detect_cmd",
+        "detect_command",
+        "Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish).",
+    ),
+    "eval": LazyCommand(
+        "eval_cmd",
+        "evaluate_command",
+        "Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%\n"
+        "bootstrap interval. A model kind is first trained on the dataset's train split (thresholds tuned on dev).",
+    ),
+    "train": LazyCommand(
+        "train_cmd",
+        "train",
+        "Train a detector on the train split, tune its thresholds on dev, and save it (JSON + npz).",
+    ),
+    "build-default": LazyCommand(
+        "build_cmd",
+        "build_default_command",
+        "Train the default heads (embedding + n-gram ensembles) from the datasets and record their test scores.",
+    ),
+    "leaderboard": LazyCommand(
+        "runs_cmd",
+        "leaderboard_command",
+        "The best recorded run of each model on a dataset (best per column in bold).",
+    ),
+    "report": LazyCommand(
+        "runs_cmd", "report_command", "Write an HTML report of recorded runs (opens without network access)."
+    ),
+    "serve": LazyCommand("serve_cmd", "serve_command", "Serve the REST API and the web page."),
+    "score": LazyCommand(
+        "score_cmd", "score_command", "Score Parquet/CSV files into a folder of Parquet files, locally or on Ray."
+    ),
+    "datasets": LazyCommand("datasets_cmd", "app", "List the datasets affectlab knows and show one in detail."),
+    "annotate": LazyCommand(
+        "annotate_cmd",
+        "app",
+        "Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",
+    ),
+    "ua": LazyCommand(
+        "ua_cmd",
+        "app",
+        "Eval-UA-tion: Ukrainian LM benchmark tasks (UA-CBT, UP-Titles, LMentry-static-UA): generate, evaluate, "
+        "export to lm-evaluation-harness, baselines.",
+    ),
+    "asi": LazyCommand(
+        "asi_cmd",
+        "app",
+        "Open-ended affective states (MASIVE): collect masked data, train, evaluate, fixed-label evaluation.",
+    ),
+    "runs": LazyCommand(
+        "runs_cmd", "app", "The results store: every `affectlab eval` run, listed, shown and compared."
+    ),
+}
+
+
+def load_command(name: str) -> click.Command:
+    """Import the command ``name`` and build it exactly as registering it on the root app would."""
+    spec = COMMANDS[name]
+    target = getattr(importlib.import_module(f"affectlab.cli.{spec.module}"), spec.attribute)
+    holder = typer.Typer(rich_markup_mode="rich", add_completion=False, pretty_exceptions_enable=False)
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name)
+    else:
+        holder.command(name)(target)
+    return typer.main.get_group(holder).commands[name]
+
+
+class LazyGroup(TyperGroup):
+    """The root group: its commands are placeholders carrying their summary until one is run (Click's "lazily
+    loading subcommands" pattern), so ``affectlab detect`` does not import crowd-kit, Ray or torch, and
+    ``affectlab --help`` imports no command at all."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands.update({name: TyperCommand(name, help=spec.summary) for name, spec in COMMANDS.items()})
+        self._loaded: set[str] = set()
+        self._listing = False
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS and cmd_name not in self._loaded and not self._listing:
+            self.commands[cmd_name] = load_command(cmd_name)
+            self._loaded.add(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True  # the command list needs only the summaries
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
 app = typer.Typer(
     name="affectlab",
     help="Emotion and affect analysis of text in English, Ukrainian and Spanish.",
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-app.command("detect")(detect_cmd.detect_command)
-app.command("eval")(eval_cmd.evaluate_command)
-app.command("train")(train_cmd.train)
-app.add_typer(datasets_cmd.app, name="datasets")
-app.command("build-default")(build_cmd.build_default_command)
-app.add_typer(annotate_cmd.app, name="annotate")
-app.add_typer(ua_cmd.app, name="ua")
-app.add_typer(asi_cmd.app, name="asi")
-app.add_typer(runs_cmd.app, name="runs")
-app.command("leaderboard")(runs_cmd.leaderboard_command)
-app.command("report")(runs_cmd.report_command)
-app.command("serve")(serve_cmd.serve_command)
-app.command("score")(score_cmd.score_command)
 
 
 def _version(value: bool) -> None:
