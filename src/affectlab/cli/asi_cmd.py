@@ -249,8 +249,7 @@ def fixed_label_command(
 ) -> None:
     """MASIVE 4.2.2: append "I feel <extra_id_0>", rank the label words by likelihood, and report macro P/R/F1
     of the most likely label plus generative top-k accuracy."""
-    from affectlab.cli.eval_cmd import first_rows
-    from affectlab.datasets import resolve_dataset
+    from affectlab.datasets import first_rows, resolve_dataset
     from affectlab.openstates.evaluation import fixed_label_eval
 
     with stage_progress(not as_json) as progress:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -21,8 +20,7 @@ from affectlab.cli.options import (
     parse_params,
 )
 from affectlab.cli.output import print_json, print_left_out, print_scores, stage_progress
-from affectlab.datasets import resolve_dataset
-from affectlab.datasets.userfile import SPLIT_ALIASES
+from affectlab.datasets import first_rows, resolve_dataset
 from affectlab.detectors import create_detector, is_model_dir, load_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
@@ -122,11 +120,3 @@ def _llm_options(model: str, base_url: str | None, prompt: str | None) -> dict[s
     if options and not model.startswith("llm:"):
         raise InputError("--llm-base-url and --prompt apply only to --model llm:NAME")
     return options
-
-
-def first_rows(data: Any, split: str, limit: int) -> Any:
-    """``data`` with its ``split`` cut to the first ``limit`` rows (other splits untouched)."""
-    name = SPLIT_ALIASES.get(split, split)
-    if name in data and len(data[name]) > limit:
-        data = type(data)({**data, name: data[name].select(range(limit))})
-    return data

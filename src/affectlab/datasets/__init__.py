@@ -10,12 +10,12 @@ from typing import Any
 
 from affectlab.datasets import emocontext, goemotions, semeval2025
 from affectlab.datasets.spec import DatasetSpec
-from affectlab.datasets.userfile import FileOptions, is_user_file, load_user_dataset
+from affectlab.datasets.userfile import SPLIT_ALIASES, FileOptions, is_user_file, load_user_dataset
 from affectlab.errors import InputError
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, SENTIMENT, LabelSpace
 from affectlab.registry import Registry
 
-__all__ = ["DATASETS", "DatasetSpec", "FileOptions", "get_dataset", "load_dataset", "resolve_dataset"]
+__all__ = ["DATASETS", "DatasetSpec", "FileOptions", "first_rows", "get_dataset", "load_dataset", "resolve_dataset"]
 
 DATASETS: Registry[DatasetSpec] = Registry("dataset")
 
@@ -153,3 +153,11 @@ def resolve_dataset(
 def load_dataset(name_or_path: str, data_dir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Any:
     """Load a registered dataset or a user file as a ``datasets.DatasetDict``."""
     return resolve_dataset(name_or_path, data_dir, **kwargs)[1]
+
+
+def first_rows(data: Any, split: str, limit: int) -> Any:
+    """``data`` with its ``split`` cut to the first ``limit`` rows (other splits untouched)."""
+    name = SPLIT_ALIASES.get(split, split)
+    if name in data and len(data[name]) > limit:
+        data = type(data)({**data, name: data[name].select(range(limit))})
+    return data
