@@ -187,7 +187,7 @@ def fine_tune(
     loss_fn = loss_fn.to(device)
     n_batches = math.ceil(len(Y) / settings.batch_size)
     steps = math.ceil(n_batches / settings.grad_accum)
-    optimizer, scheduler = _optimizer(model, settings, steps * settings.epochs)
+    optimizer, scheduler = make_optimizer(model, settings, steps * settings.epochs)
     rng = np.random.default_rng(settings.seed)
     lengths = np.array([len(ids) for ids in train["input_ids"]])
     history: list[dict[str, Any]] = []
@@ -238,11 +238,13 @@ def training_batches(lengths: np.ndarray, batch_size: int, rng: np.random.Genera
     return [batches[i] for i in rng.permutation(len(batches))] if by_length else batches
 
 
-def _optimizer(model: nn.Module, settings: TrainingSettings, total_steps: int) -> tuple[Any, Any]:
-    """AdamW without weight decay on biases and LayerNorm weights (the BERT recipe), linear warm-up and decay."""
+def make_optimizer(model: nn.Module, settings: TrainingSettings, total_steps: int) -> tuple[Any, Any]:
+    """AdamW without weight decay on biases and LayerNorm weights (the BERT recipe), linear warm-up and decay;
+    frozen parameters are left out."""
     decay, no_decay = [], []
     for param in model.parameters():
-        (no_decay if param.ndim < 2 else decay).append(param)
+        if param.requires_grad:
+            (no_decay if param.ndim < 2 else decay).append(param)
     groups = [{"params": decay, "weight_decay": settings.weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
     on_gpu = next(model.parameters()).device.type == "cuda"
     optimizer = torch.optim.AdamW(groups, lr=settings.lr, fused=on_gpu)  # one kernel per step on a GPU

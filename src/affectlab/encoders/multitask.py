@@ -1,0 +1,292 @@
+"""Multi-task fine-tuning of one encoder (the torch side): a shared encoder, mean pooling, and one linear head per
+task; a text may train several heads at once (a GoEmotions comment trains the 28-label head and the English Ekman
+head), and a label a dataset does not annotate is left out of its loss (NaN in its target). A task that reads
+dialogue context gets the pooled vector of the earlier turns beside the text's, as ``embedding-lr`` does, so a
+head fine-tuned here can be served by that detector unchanged.
+
+Batches hold rows of one source (one dataset) each, grouped by length; the batches of all sources are shuffled
+together every epoch, and a large source contributes a fresh random sample of ``per_epoch`` rows per epoch so that
+an epoch fits a CPU. The optimiser recipe is the ``hf`` detector's (:mod:`affectlab.encoders.hf_training`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional
+
+from affectlab.encoders.hf_training import (
+    Encoded,
+    FitProgress,
+    TrainingSettings,
+    collate,
+    length_sorted_batches,
+    make_optimizer,
+    training_batches,
+)
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A head: its name, the labels it scores (in order), sigmoid (multi-label) or softmax, and whether it reads
+    the earlier dialogue turns."""
+
+    name: str
+    labels: tuple[str, ...]
+    multi_label: bool
+    uses_context: bool = False
+
+    @property
+    def n_labels(self) -> int:
+        """How many logits the head gives."""
+        return len(self.labels)
+
+
+@dataclass
+class Source:
+    """The training rows of one dataset: token ids of the texts (and of their joined earlier turns, for tasks that
+    read context), and per task a float target matrix with NaN where a label is not annotated. ``per_epoch`` rows
+    are drawn afresh each epoch (None: all rows every epoch)."""
+
+    name: str
+    encoded: Encoded
+    targets: dict[str, np.ndarray]
+    context: Encoded | None = None
+    per_epoch: int | None = None
+
+    def __len__(self) -> int:
+        return len(self.encoded["input_ids"])
+
+
+class MultiTaskModel(nn.Module):
+    """A shared encoder, mean pooling over real tokens, dropout, and one linear head per task."""
+
+    def __init__(self, encoder: nn.Module, tasks: Sequence[TaskSpec], dropout: float = 0.1) -> None:
+        super().__init__()
+        self.encoder = encoder
+        self.tasks = {task.name: task for task in tasks}
+        self.dropout = nn.Dropout(dropout)
+        hidden = encoder.config.hidden_size
+        self.heads = nn.ModuleDict(
+            {task.name: nn.Linear(hidden * (2 if task.uses_context else 1), task.n_labels) for task in tasks}
+        )
+        for head in self.heads.values():
+            nn.init.normal_(head.weight, std=getattr(encoder.config, "initializer_range", 0.02))
+            nn.init.zeros_(head.bias)
+
+    def pooled(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Mean of the last hidden states over real tokens: ``(batch, hidden)``."""
+        hidden = self.encoder(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+
+    def forward(
+        self, batch: dict[str, torch.Tensor], tasks: Sequence[str], context: dict[str, torch.Tensor] | None = None
+    ) -> dict[str, torch.Tensor]:
+        """Logits per task in ``tasks`` for the texts of ``batch`` (and their ``context``, where a task reads it)."""
+        text = self.dropout(self.pooled(batch))
+        turns = self.dropout(self.pooled(context)) if context is not None else None
+        logits = {}
+        for name in tasks:
+            features = torch.cat([text, turns], dim=1) if self.tasks[name].uses_context else text
+            logits[name] = self.heads[name](features)
+        return logits
+
+
+def freeze_word_embeddings(model: MultiTaskModel) -> int:
+    """Keep the word-embedding matrix as it is (most of a multilingual encoder's parameters); returns how many
+    parameters are left to train."""
+    model.encoder.get_input_embeddings().weight.requires_grad_(False)
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def positive_weights(targets: Sequence[np.ndarray], cap: float) -> np.ndarray:
+    """Per label: annotated negatives / positives over all sources' rows, clipped to ``[1, cap]`` (the ``hf``
+    detector's ``class_weight="capped"``: rare labels count more, but none dominates)."""
+    stacked = np.vstack(targets)
+    positives = np.nansum(stacked, axis=0)
+    annotated = np.sum(~np.isnan(stacked), axis=0)
+    return np.clip((annotated - positives) / np.maximum(positives, 1.0), 1.0, cap)
+
+
+def task_loss(logits: torch.Tensor, target: torch.Tensor, task: TaskSpec, pos_weight: torch.Tensor | None) -> Any:
+    """Masked binary cross-entropy (multi-label; NaN targets left out) or cross-entropy (single-label)."""
+    if not task.multi_label:
+        return functional.cross_entropy(logits, target.argmax(dim=1))
+    annotated = ~torch.isnan(target)
+    losses = functional.binary_cross_entropy_with_logits(
+        logits, torch.nan_to_num(target), pos_weight=pos_weight, reduction="none"
+    )
+    return (losses * annotated).sum() / annotated.sum().clamp(min=1)
+
+
+def pooled_vectors(
+    model: MultiTaskModel, encoded: Encoded, batch_size: int, pad_id: int, bf16: bool = False
+) -> np.ndarray:
+    """Mean-pooled encoder outputs ``(n, hidden)`` in the order of ``encoded``, over length-sorted batches."""
+    device = next(model.parameters()).device
+    out = np.zeros((len(encoded["input_ids"]), model.encoder.config.hidden_size), dtype=np.float32)
+    model.eval()
+    with torch.inference_mode(), torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+        for rows in length_sorted_batches(encoded, batch_size):
+            out[rows] = model.pooled(collate(encoded, rows, pad_id, device)).float().cpu().numpy()
+    return out
+
+
+def head_logits(model: MultiTaskModel, task: str, text: np.ndarray, context: np.ndarray | None = None) -> np.ndarray:
+    """A task's logits from pooled vectors (as the serving side computes them, without dropout)."""
+    head = model.heads[task]
+    features = np.hstack([text, context]) if model.tasks[task].uses_context else text
+    return features @ head.weight.detach().cpu().numpy().T + head.bias.detach().cpu().numpy()
+
+
+@dataclass
+class _Plan:
+    """One epoch's batches: (source index, row indices)."""
+
+    batches: list[tuple[int, np.ndarray]]
+
+
+def _epoch_plan(sources: Sequence[Source], batch_size: int, rng: np.random.Generator, by_length: bool) -> _Plan:
+    batches = []
+    for index, source in enumerate(sources):
+        rows = np.arange(len(source))
+        if source.per_epoch is not None and source.per_epoch < len(source):
+            rows = np.sort(rng.choice(len(source), source.per_epoch, replace=False))
+        lengths = np.array([len(source.encoded["input_ids"][i]) for i in rows])
+        batches += [(index, rows[b]) for b in training_batches(lengths, batch_size, rng, by_length)]
+    return _Plan([batches[i] for i in rng.permutation(len(batches))])
+
+
+def fine_tune_multitask(
+    model: MultiTaskModel,
+    sources: Sequence[Source],
+    settings: TrainingSettings,
+    pad_id: int,
+    pos_weights: Mapping[str, np.ndarray] | None = None,
+    dev_scores: Callable[[], dict[str, float]] | None = None,
+    progress: Callable[[FitProgress], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Fine-tune ``model`` on ``sources`` in place. After each epoch ``dev_scores`` (higher is better) is called;
+    the epoch with the best mean is kept, and training stops after ``settings.patience`` epochs without a better
+    one. Returns a record per epoch: rows seen, mean loss, seconds in optimiser steps, rows/s and the dev scores."""
+    device = next(model.parameters()).device
+    weights = {name: torch.tensor(w, dtype=torch.float32, device=device) for name, w in (pos_weights or {}).items()}
+    rng = np.random.default_rng(settings.seed)
+    rows_per_epoch = sum(min(len(s), s.per_epoch or len(s)) for s in sources)
+    steps = math.ceil(sum(math.ceil(min(len(s), s.per_epoch or len(s)) / settings.batch_size) for s in sources) /
+                      settings.grad_accum)  # fmt: skip
+    optimizer, scheduler = make_optimizer(model, settings, steps * settings.epochs)
+    history: list[dict[str, Any]] = []
+    best, best_state, stale, train_seconds = -math.inf, None, 0, 0.0
+    for epoch in range(1, settings.epochs + 1):
+        plan = _epoch_plan(sources, settings.batch_size, rng, settings.group_by_length)
+        losses, epoch_start, rows_done = [], train_seconds, 0
+        groups = [plan.batches[i : i + settings.grad_accum] for i in range(0, len(plan.batches), settings.grad_accum)]
+        for step, group in enumerate(groups, start=1):
+            started = time.perf_counter()
+            losses.append(_step(model, sources, group, weights, pad_id, settings))
+            nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            train_seconds += time.perf_counter() - started
+            rows_done += sum(len(rows) for _, rows in group)
+            if progress is not None and step < len(groups):
+                progress(FitProgress(epoch, settings.epochs, step, len(groups), rows_done, float(np.mean(losses)),
+                                     train_seconds))  # fmt: skip
+        scores = dev_scores() if dev_scores is not None else {}
+        mean_score = float(np.mean(list(scores.values()))) if scores else None
+        seconds = train_seconds - epoch_start
+        record = {
+            "epoch": epoch,
+            "rows": rows_per_epoch,
+            "train_loss": float(np.mean(losses)),
+            "seconds": round(seconds, 1),
+            "rows_per_second": round(rows_done / seconds, 2),
+            "dev": scores,
+            "dev_mean": mean_score,
+        }
+        history.append(record)
+        if progress is not None:
+            progress(FitProgress(epoch, settings.epochs, len(groups), len(groups), rows_done, record["train_loss"],
+                                 train_seconds, mean_score))  # fmt: skip
+        if mean_score is None:
+            continue
+        if mean_score > best:
+            best, best_state, stale = mean_score, {k: v.detach().clone() for k, v in model.state_dict().items()}, 0
+        else:
+            stale += 1
+            if settings.patience is not None and stale >= settings.patience:
+                break
+    if best_state is not None:
+        model.load_state_dict(best_state)
+    return history
+
+
+def _step(
+    model: MultiTaskModel,
+    sources: Sequence[Source],
+    group: Sequence[tuple[int, np.ndarray]],
+    pos_weights: Mapping[str, torch.Tensor],
+    pad_id: int,
+    settings: TrainingSettings,
+) -> float:
+    """Forward and backward over the micro-batches of one optimiser step; each source's tasks' losses are summed,
+    and the micro-batch losses averaged."""
+    device = next(model.parameters()).device
+    model.train()
+    total = 0.0
+    for index, rows in group:
+        source = sources[index]
+        batch = collate(source.encoded, rows, pad_id, device)
+        context = collate(source.context, rows, pad_id, device) if source.context is not None else None
+        logits = model(batch, list(source.targets), context)
+        loss = sum(
+            task_loss(logits[name], torch.tensor(target[rows], device=device), model.tasks[name], pos_weights.get(name))
+            for name, target in source.targets.items()
+        )
+        loss = loss / len(group)
+        loss.backward()
+        total += float(loss.detach())
+    return total
+
+
+ENCODER_WEIGHTS = "encoder.safetensors"
+ENCODER_CONFIG = "config.json"
+HEADS_WEIGHTS = "heads.safetensors"
+TRAINING_RECORD = "training.json"
+
+
+def save_trained(model: MultiTaskModel, out: Path, record: dict[str, Any]) -> None:
+    """Write the encoder's config and weights (but the frozen word embeddings: the serving side reads them from
+    where they came from), each head's ``weight``/``bias``, and the training ``record`` (which names the tasks)."""
+    from safetensors.torch import save_file
+
+    state = {k: v.detach().cpu().contiguous() for k, v in model.encoder.state_dict().items()}
+    state.pop("embeddings.word_embeddings.weight")
+    save_file(state, str(out / ENCODER_WEIGHTS))
+    model.encoder.config.to_json_file(str(out / ENCODER_CONFIG))
+    heads = {f"{name}.{key}": value.detach().cpu().contiguous() for name, head in model.heads.items()
+             for key, value in head.state_dict().items()}  # fmt: skip
+    save_file(heads, str(out / HEADS_WEIGHTS))
+    (out / TRAINING_RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def read_heads(directory: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each task's head as float32 ``(weight (n_labels, features), bias (n_labels,))`` from a trained directory."""
+    from safetensors.numpy import load_file
+
+    tensors = load_file(str(directory / HEADS_WEIGHTS))
+    names = sorted({key.rsplit(".", 1)[0] for key in tensors})
+    return {name: (tensors[f"{name}.weight"].astype(np.float32), tensors[f"{name}.bias"].astype(np.float32))
+            for name in names}  # fmt: skip
