@@ -75,3 +75,38 @@ def test_groups_with_enough_rows_get_their_own_thresholds():
     assert set(decision.groups) == {"a", "b"}
     assert decision.groups["a"][0] < 0.3 < 0.7 < decision.groups["b"][0]
     assert Decision.from_dict(decision.to_dict()).groups["b"].tolist() == decision.groups["b"].tolist()
+
+
+def test_decision_scores_put_each_threshold_at_one_half():
+    decision = Decision("thresholds", np.array([0.2, 0.8]))
+    scores = decision.scores(np.array([[0.2, 0.8], [0.1, 0.4], [1.0, 0.9], [0.0, 1.0]]), TWO)
+    np.testing.assert_allclose(scores, [[0.5, 0.5], [0.25, 0.25], [1.0, 0.75], [0.0, 1.0]])
+
+
+def test_labels_given_are_the_top_of_the_decision_scores_even_under_a_likely_none():
+    """'my dog died': sadness passes its low threshold while none has the higher probability; the labels say
+    sadness, and so must the score order."""
+    thresholds = np.array([0.08, 0.06, 0.17, 0.22, 0.19, 0.13, 0.4])
+    probs = np.array([[0.02, 0.03, 0.05, 0.04, 0.25, 0.02, 0.56], [0.01, 0.01, 0.02, 0.1, 0.05, 0.02, 0.7]])
+    decision = Decision("thresholds", thresholds)
+    scores, predicted = decision.scores(probs, EKMAN), decision.apply(probs, EKMAN)
+    for row_scores, row_pred in zip(scores, predicted, strict=True):
+        given = set(np.flatnonzero(row_pred))
+        top = set(np.argsort(-row_scores)[: len(given)])
+        assert given == top and all(row_scores[j] >= 0.5 for j in given)
+    assert EKMAN.decode(predicted) == [["sadness"], ["none"]]
+
+
+def test_argmax_scores_are_the_prior_shifted_probabilities():
+    bias = np.array([0.5, -0.5, 0.0, 0.0])
+    probs = np.array([[0.3, 0.4, 0.1, 0.2]])
+    decision = Decision("argmax", bias)
+    scores = decision.scores(probs, EMOCONTEXT)
+    assert scores.sum() == pytest.approx(1.0)
+    assert scores.argmax() == decision.apply(probs, EMOCONTEXT).argmax() == 0
+
+
+def test_decision_scores_use_each_groups_thresholds():
+    decision = Decision("thresholds", np.array([0.5, 0.5]), groups={"uk": np.array([0.1, 0.9])})
+    scores = decision.scores(np.array([[0.1, 0.9], [0.1, 0.9]]), TWO, groups=["uk", "en"])
+    np.testing.assert_allclose(scores, [[0.5, 0.5], [0.1, 0.9]])

@@ -10,10 +10,9 @@ from rich.table import Table
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, print_left_out, stdout
-from affectlab.detectors import Detector, Inputs
-from affectlab.detectors.detect import Detection, detect, get_detector
+from affectlab.detectors import Detector
+from affectlab.detectors.detect import Detection, detect, get_detector, score_texts
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.langid import detect_languages
 
 BAR_WIDTH = 24
 
@@ -109,10 +108,8 @@ def _detect_file(
     space = detector.label_space
 
     def predict(batch: list[str]) -> tuple[object, list[list[str]]]:
-        unknown = Inputs(batch, [[] for _ in batch], [""] * len(batch))
-        inputs = Inputs(batch, unknown.contexts, detect_languages(unknown))
-        probs = detector.predict_proba(inputs)
-        return probs, space.decode(detector.decide(probs, inputs))
+        scores, predicted = score_texts(detector, batch)
+        return scores, space.decode(predicted)
 
     with file_progress(not as_json) as progress:
         summary = score_file(

@@ -120,6 +120,19 @@ class Detector:
         groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
         return self.decision_.apply(probs, self.label_space, groups)
 
+    def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
+        """Probabilities already computed for ``X`` on the decision's scale (see
+        :meth:`affectlab.metrics.thresholds.Decision.scores`): what ``detect`` shows beside the labels."""
+        assert self.decision_ is not None
+        groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
+        return self.decision_.scores(probs, self.label_space, groups)
+
+    def score(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Decision scores and the 0/1 label matrix for ``X``, from one pass of the model."""
+        inputs = as_inputs(X)
+        probs = self.predict_proba(inputs)
+        return self.decision_scores(probs, inputs), self.decide(probs, inputs)
+
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""
         return self.label_space.decode(self.predict(X))

@@ -19,7 +19,10 @@ from affectlab.text import check_texts
 
 @dataclass
 class Detection:
-    """The result for one text: the predicted ``labels`` and every label's probability in ``scores``."""
+    """The result for one text: the predicted ``labels`` (highest score first) and every label's score in
+    ``scores``. A score is on the decision's scale: 0.5 is the threshold tuned for that label (arg-max heads: the
+    prior-shifted probability), so the labels given are those at the top of the scores (see
+    :meth:`affectlab.metrics.thresholds.Decision.scores`)."""
 
     text: str
     labels: list[str]
@@ -57,23 +60,30 @@ def detect(
     (``ekman``, ``goemotions``, ``emocontext``) or the saved detector ``model``.
 
     ``context`` gives earlier dialogue turns (the same for every text; EmoContext reads the last two). ``top_k``
-    keeps only the k labels with the highest probability among those predicted, and at least the top one.
+    keeps only the k predicted labels with the highest scores, and at least the top one.
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
     """
     items = [texts] if isinstance(texts, str) else list(texts)
     check_texts(items)
     detector = get_detector(model, taxonomy, fast)
-    unknown = Inputs(texts=items, contexts=[list(context or [])] * len(items), langs=[""] * len(items))
-    inputs = Inputs(items, unknown.contexts, detect_languages(unknown))  # once, not once per routing step
-    probs = detector.predict_proba(inputs)
-    predicted = detector.decide(probs, inputs)
+    contexts = [list(context or [])] * len(items)
+    scores, predicted = score_texts(detector, items, contexts)
     space = detector.label_space
     results = []
-    for text, row_probs, row_pred in zip(items, probs, predicted, strict=True):
-        labels = [space.labels[j] for j in np.argsort(-row_probs) if row_pred[j]]
+    for text, row_scores, row_pred in zip(items, scores, predicted, strict=True):
+        labels = [space.labels[j] for j in np.argsort(-row_scores, kind="stable") if row_pred[j]]
         if top_k is not None:
-            labels = labels[:top_k] or [space.labels[int(np.argmax(row_probs))]]
+            labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
         notes = [f"only the first {MAX_CHARS} characters were read by the encoder"] if len(text) > MAX_CHARS else []
-        scores = {label: round(float(p), 4) for label, p in zip(space.labels, row_probs, strict=True)}
-        results.append(Detection(text=text, labels=labels, scores=scores, notes=notes))
+        shown = {label: round(float(p), 4) for label, p in zip(space.labels, row_scores, strict=True)}
+        results.append(Detection(text=text, labels=labels, scores=shown, notes=notes))
     return results
+
+
+def score_texts(
+    detector: Detector, texts: list[str], contexts: list[list[str]] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Decision scores ``(n, n_labels)`` and the 0/1 label matrix of ``texts``, each text's language identified
+    once (not once per routing step)."""
+    unknown = Inputs(texts, contexts or [[] for _ in texts], [""] * len(texts))
+    return detector.score(Inputs(texts, unknown.contexts, detect_languages(unknown)))

@@ -76,6 +76,14 @@ class LanguageRoutedDetector(Detector):
             predicted[rows] = self.members_[lang].decide(probs[rows], self._subset(inputs, rows))
         return predicted
 
+    def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
+        """Each row's scores on its language member's decision scale."""
+        inputs = as_inputs(X)
+        scores = np.zeros(probs.shape)
+        for lang, rows in self.route(inputs).items():
+            scores[rows] = self.members_[lang].decision_scores(probs[rows], self._subset(inputs, rows))
+        return scores
+
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         states, arrays = {}, {}
         for lang, member in self.members_.items():

@@ -57,6 +57,39 @@ class Decision:
             return _apply_thresholds(probs, self.values, space)
         raise ValueError(f"unknown decision rule {self.rule!r}")
 
+    def scores(self, probs: np.ndarray, space: LabelSpace, groups: Sequence[str] | None = None) -> np.ndarray:
+        """Scores on the decision's own scale, which a person can read beside the labels it gives.
+
+        Thresholds: each label's probability mapped piecewise-linearly so that its tuned threshold lands on 0.5
+        (0 -> 0, threshold -> 0.5, 1 -> 1): a label is given when its score reaches 0.5, and when none does,
+        the highest-scoring one is. In a space whose none label excludes the others, none's score is at most
+        1 - the strongest emotion's, since it means that no emotion is there. Arg-max: the probabilities after
+        the tuned prior shift, renormalised; the label given is the highest. Either way the labels given are the
+        top of the score order."""
+        probs = np.asarray(probs, dtype=np.float64)
+        if groups is not None and self.groups:
+            out = np.zeros(probs.shape)
+            keys = np.asarray(list(groups), dtype=object)
+            for key in set(keys):
+                rows = np.flatnonzero(keys == key)
+                out[rows] = Decision(self.rule, self.groups.get(key, self.values)).scores(probs[rows], space)
+            return out
+        if self.rule == "argmax":
+            shifted = np.log(np.clip(probs, EPS, 1.0)) + self.values
+            shifted = np.exp(shifted - shifted.max(axis=1, keepdims=True))
+            return shifted / shifted.sum(axis=1, keepdims=True)
+        if self.rule != "thresholds":
+            raise ValueError(f"unknown decision rule {self.rule!r}")
+        t = np.clip(self.values, EPS, 1.0 - EPS)
+        below = 0.5 * probs / t
+        above = 0.5 + 0.5 * (probs - t) / (1.0 - t)
+        out = np.where(probs < t, below, above)
+        if space.none_label is not None and space.none_exclusive and len(space) > 1:
+            none = space.labels.index(space.none_label)
+            strongest = np.delete(out, none, axis=1).max(axis=1)
+            out[:, none] = np.minimum(out[:, none], 1.0 - strongest)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, saved with the model."""
         groups = {key: [float(v) for v in values] for key, values in self.groups.items()}

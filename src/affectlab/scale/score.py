@@ -47,14 +47,11 @@ def input_files(source: str | os.PathLike[str]) -> list[Path]:
 
 
 def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
-    """Probabilities and predicted label names of ``texts`` (languages detected per text, no dialogue context)."""
-    from affectlab.detectors import Inputs
-    from affectlab.langid import detect_languages
+    """Decision scores and predicted label names of ``texts`` (languages detected per text, no dialogue context)."""
+    from affectlab.detectors.detect import score_texts
 
-    unknown = Inputs(texts, [[] for _ in texts], [""] * len(texts))
-    inputs = Inputs(texts, unknown.contexts, detect_languages(unknown))
-    probs = detector.predict_proba(inputs)
-    return probs, detector.label_space.decode(detector.decide(probs, inputs))
+    scores, predicted = score_texts(detector, texts)
+    return scores, detector.label_space.decode(predicted)
 
 
 def score_local(
