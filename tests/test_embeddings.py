@@ -105,3 +105,11 @@ def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_d
     loaded = load_detector(tmp_path / "r")
     np.testing.assert_allclose(loaded.predict_proba(texts), probs)
     np.testing.assert_array_equal(loaded.predict(texts), router.predict(texts))
+
+
+def test_a_member_weighted_zero_is_not_run(emobench_slice, monkeypatch):
+    space, train, test = emobench_slice
+    model = create_detector("ensemble", weights=[0.0, 1.0]).fit(train, space.encode(train["labels"]), space)
+    expected = model.members_[1].predict_proba(test)
+    monkeypatch.setattr(model.members_[0], "predict_proba", lambda _: pytest.fail("the zero-weight member ran"))
+    np.testing.assert_allclose(model.predict_proba(test), expected)

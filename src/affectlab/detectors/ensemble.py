@@ -96,7 +96,8 @@ class EnsembleDetector(Detector):
         return [member.predict_proba(X) for member in self.members_]
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
-        return combine(self.member_probas(inputs), self.weights_)
+        used = np.flatnonzero(self.weights_ > 0)  # a member tuned to weight 0 (kept for the fast profile) is not run
+        return combine([self.members_[i].predict_proba(inputs) for i in used], self.weights_[used])
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if self.left_out_:
