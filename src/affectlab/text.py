@@ -14,6 +14,9 @@ _USER = re.compile(r"(?<!\w)@\w+")
 _SPACE = re.compile(r"\s+")
 
 WORD_PATTERN = r"(?u)\b\w+\b|[^\w\s]+"
+ENCODER_MAX_CHARS = 2000
+"""Texts are cut to this many characters before a neural encoder reads them (e5 reads at most 512 tokens, so the
+cut loses little and keeps a 100,000-character text from costing seconds); n-gram features read all of a text."""
 """Tokens: runs of word characters, and runs of other non-space characters (punctuation, emoticons, emoji)."""
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 from scipy.special import expit, softmax
-from sklearn.linear_model import LogisticRegression
 
 CONSTANT_LOGIT = 20.0
 
@@ -18,6 +17,7 @@ def fit_linear(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Weights ``(n_labels, n_features)`` and intercepts ``(n_labels,)``: one binary classifier per label when
     ``multi_label``, else one multinomial classifier over the arg-max of each row."""
+    from sklearn.linear_model import LogisticRegression  # here, not at the top: scoring saved weights needs no sklearn
 
     def classifier(solver: str) -> LogisticRegression:
         return LogisticRegression(C=C, class_weight=class_weight, solver=solver, max_iter=max_iter)

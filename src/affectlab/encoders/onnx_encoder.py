@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import ModelFileError
+from affectlab.text import ENCODER_MAX_CHARS
 
 ONNX_FILE = "model.int8.onnx"
 CONFIG_FILE = "encoder.json"
@@ -87,7 +87,7 @@ class OnnxEncoder:
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """The token ids of each text (``<s> ... </s>``, cut to the encoder's length)."""
         self._load()
-        clipped = [text[:MAX_CHARS] if text.strip() else " " for text in texts]
+        clipped = [text[:ENCODER_MAX_CHARS] if text.strip() else " " for text in texts]
         return [encoding.ids for encoding in self._tokenizer.encode_batch(clipped, add_special_tokens=True)]
 
     def encode(self, texts: list[str]) -> np.ndarray:

@@ -20,8 +20,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.text import ENCODER_MAX_CHARS
 
-MAX_CHARS = 2000
+MAX_CHARS = ENCODER_MAX_CHARS
 E5_AFFECT_DIR = Path(__file__).parent / "e5_affect"
 """The fine-tuned encoder shipped with affectlab (rebuilt by ``affectlab build-default --fine-tune``)."""
 
@@ -98,6 +99,11 @@ def get_encoder(name: str) -> SentenceEncoder:
     if name not in _loaded:
         _loaded[name] = _create(name)
     return _loaded[name]
+
+
+def forget_encoder(name: str) -> None:
+    """Drop the loaded encoder ``name`` (after its files were rewritten), so that the next use loads them anew."""
+    _loaded.pop(name, None)
 
 
 def _create(name: str) -> SentenceEncoder:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import precision_recall_fscore_support
 
 from affectlab.labels import LabelSpace
 
@@ -74,6 +73,8 @@ def classification_scores(
     """All scores as one JSON-ready dict: ``primary`` ({name, value}), ``macro_f1``, ``macro_precision``,
     ``macro_recall``, ``micro_f1``, ``micro_f1_emotions`` and ``per_label`` ({label: precision, recall, f1,
     support})."""
+    from sklearn.metrics import precision_recall_fscore_support  # here: detecting emotions needs no sklearn
+
     y_true = np.asarray(y_true, dtype=int)
     y_pred = np.asarray(y_pred, dtype=int)
     precision, recall, f1, support = precision_recall_fscore_support(
