@@ -59,7 +59,7 @@ def test_single_label_probabilities_sum_to_one(name, emocontext, tmp_path):
 def test_context_turns_become_a_feature_block(emocontext):
     space, train, _ = emocontext
     model = create_detector("tfidf-lr").fit(train, space.encode(train["labels"]), space)
-    assert list(model.features_.vectorizers_) == ["word", "char", "context"]
+    assert list(model.features_.blocks_) == ["word", "char", "context"]
 
 
 def test_keywords_are_lemmas_typical_of_each_label(emobench):

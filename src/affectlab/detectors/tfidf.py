@@ -7,16 +7,16 @@ label spaces get a multinomial logistic regression or a multi-class forest.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sklearn.ensemble import RandomForestClassifier
-from sklearn.feature_selection import chi2
-from sklearn.tree import DecisionTreeClassifier
 
 from affectlab.detectors.base import Detector, Inputs
 from affectlab.detectors.linear import fit_linear, linear_proba
 from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures
+
+if TYPE_CHECKING:  # scikit-learn is imported where a forest is built: scoring with tfidf-lr needs none of it
+    from sklearn.ensemble import RandomForestClassifier
 
 
 class TfidfLogisticRegression(Detector):
@@ -71,6 +71,8 @@ class TfidfRandomForest(Detector):
     }
 
     def _forest(self) -> RandomForestClassifier:
+        from sklearn.ensemble import RandomForestClassifier
+
         return RandomForestClassifier(
             n_estimators=self.params["n_estimators"],
             min_samples_leaf=self.params["min_samples_leaf"],
@@ -114,6 +116,8 @@ class TfidfRandomForest(Detector):
 
 def _top_chi2_features(X: Any, Y: np.ndarray, k: int | None) -> np.ndarray:
     """Indices (sorted) of the ``k`` features with the highest chi-squared score against any one label."""
+    from sklearn.feature_selection import chi2
+
     if k is None or k >= X.shape[1]:
         return np.arange(X.shape[1])
     columns = [Y[:, j] for j in range(Y.shape[1]) if Y[:, j].min() != Y[:, j].max()]
@@ -148,6 +152,7 @@ def _forest_arrays(forest: RandomForestClassifier) -> dict[str, np.ndarray]:
 
 
 def _rebuild_forest(forest: RandomForestClassifier, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+    from sklearn.tree import DecisionTreeClassifier
     from sklearn.tree._tree import NODE_DTYPE, Tree
 
     meta = state["forest"]
