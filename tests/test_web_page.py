@@ -62,7 +62,10 @@ def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
         assert "fear" in marked
         assert "емоції" in results[0].find_element(By.CSS_SELECTOR, ".labels").text
         widths = [float(bar.value_of_css_property("width").removesuffix("px")) for bar in first_bars]
-        assert widths[0] == max(widths) > 0  # sorted by probability, drawn to scale
+        assert widths[0] == max(widths) > 0  # sorted by score, drawn to scale
+        on_top = [bar.get_attribute("data-label") for bar in first_bars[: len(marked)]]
+        assert on_top == marked  # the labels given are the top bars
+        assert "шкалі рішення" in browser.find_element(By.CSS_SELECTOR, "#results > p.hint").text
         shot = tmp_path / "web-page.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
         if os.environ.get("AFFECTLAB_SCREENSHOT_DIR"):

@@ -1,7 +1,8 @@
 """The REST service (``affectlab serve``): FastAPI under uvicorn.
 
 * ``POST /v1/detect`` ``{"texts": [...]}`` or ``{"text": "..."}``, with optional ``taxonomy`` (ekman, goemotions,
-  emocontext), ``context`` (earlier dialogue turns) and ``top_k``: labels and per-label probabilities per text.
+  emocontext), ``context`` (earlier dialogue turns) and ``top_k``: labels and per-label scores per text (on the
+  decision's scale, as ``affectlab.detect`` gives them).
 * ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang`` and ``k``: open-ended
   affective states (MASIVE) for each ``<extra_id_N>`` mask.
 * ``GET /v1/models``, ``GET /healthz``, the OpenAPI docs at ``/docs``, and a web page at ``/``.
