@@ -124,3 +124,17 @@ def test_an_encoder_fine_tuned_on_another_vocabulary_is_refused(exported, tmp_pa
     (copy / CONFIG_FILE).write_text(json.dumps({**config, "vocabulary_fingerprint": "0" * 16}), encoding="utf-8")
     with pytest.raises(ModelFileError, match="another vocabulary"):
         OnnxEncoder(copy).encode(["hello"])
+
+
+def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp_path):
+    from affectlab.detectors.default import HeadRecipe, fast_profile
+    from affectlab.evaluation.default_build import build_head
+
+    recipe = HeadRecipe("ekman", EKMAN, {"": ("emobench-ua",)}, scored_on=("emobench-ua",))
+    model, summary = build_head(recipe, data_dir, encoder=str(exported))
+    assert [m.name for m in model.members_] == ["embedding-lr", "tfidf-lr"]
+    assert model.members_[0].params["head"] == "ekman" and summary["n_dev"] == 249
+    model.save(tmp_path / "ekman")
+    texts = ["Мені дуже страшно", "Я так чекала на цей день!"]
+    np.testing.assert_allclose(load_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
+    assert fast_profile(load_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"

@@ -56,7 +56,7 @@ COMMANDS = {
     "build-default": LazyCommand(
         "build_cmd",
         "build_default_command",
-        "Train the default heads (embedding + n-gram ensembles) from the datasets and record their test scores.",
+        "Train the default heads (fine-tuned encoder + n-gram ensembles) and record their test scores.",
     ),
     "leaderboard": LazyCommand(
         "runs_cmd",

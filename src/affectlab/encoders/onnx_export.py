@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import warnings
@@ -91,7 +92,13 @@ def quantize_int8(source: str | os.PathLike[str], target: str | os.PathLike[str]
     """ONNX Runtime's dynamic int8 quantization of every MatMul's weights, one scale per output channel."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True)
+    root = logging.getLogger()  # the quantizer logs advice on the root logger; the library never prints
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True)
+    finally:
+        root.setLevel(level)
 
 
 def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> Path:

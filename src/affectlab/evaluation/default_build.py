@@ -1,7 +1,9 @@
-"""Building the embedded default heads (:mod:`affectlab.detectors.default`) from the datasets: ``affectlab
-build-default``. Each (member) head is an ensemble of ``embedding-lr`` and ``tfidf-lr`` trained on the recipe's
-datasets, with its weights, its decision and its fast profile's decision tuned on dev; the goemotions head may take
-a fine-tuned English encoder as an optional third member. The test scores of every head are recorded beside them
+"""Building the embedded default (:mod:`affectlab.detectors.default`) from the datasets: ``affectlab
+build-default``. With ``fine_tune``, the shared encoder is fine-tuned first (:mod:`affectlab.evaluation.
+default_encoder`, torch) and exported to int8 ONNX (:mod:`affectlab.encoders.onnx_export`). Each (member) head is
+then an ensemble of that encoder's fine-tuned head for the taxonomy (``embedding-lr`` with ``head=``) and a
+``tfidf-lr`` trained on the recipe's datasets, with the member weights (the n-gram member's may be 0), the decision
+and the fast profile's decision tuned on dev. The test scores of every head are recorded beside them
 (``scores.json``) for the model card.
 """
 
@@ -30,6 +32,7 @@ from affectlab.detectors.default import (
 from affectlab.detectors.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.detectors.serialization import FORMAT as MODEL_FORMAT
+from affectlab.encoders.sentence import E5_AFFECT_DIR
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
@@ -37,6 +40,15 @@ from affectlab.metrics.thresholds import fit_decision
 
 TFIDF_MEMBER = {"max_features": 100_000}
 """Cap each n-gram block so that all heads together stay well under 60 MB."""
+ENCODER = "e5-affect"
+"""The encoder the heads read: the fine-tuned one shipped inside affectlab."""
+
+
+def encoder_member(recipe: HeadRecipe, encoder: str) -> dict[str, Any]:
+    """The ``embedding-lr`` parameters of a head's encoder member: the encoder's own fine-tuned head."""
+    return {"encoder": encoder, "head": recipe.name}
+
+
 ENGLISH_ENCODER_HEAD = "goemotions"
 """The head that takes a fine-tuned English encoder as an optional third member."""
 ENGLISH_ENCODER_RECIPE: dict[str, Any] = {
@@ -77,12 +89,17 @@ def joined_data(
 
 
 def build_member(
-    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None, progress: Progress
+    recipe: HeadRecipe,
+    names: tuple[str, ...],
+    data_dir: str | os.PathLike[str] | None,
+    progress: Progress,
+    encoder: str = ENCODER,
 ) -> tuple[EnsembleDetector, dict[str, Any]]:
-    """One ensemble of embedding-lr and tfidf-lr on ``names``, with its decision and its fast profile's decision
-    tuned on dev (plus out-of-fold train predictions for small train sets)."""
+    """One ensemble of the encoder's fine-tuned head and tfidf-lr on ``names``, with its member weights and
+    decision tuned on dev, and its fast profile's decision tuned on dev plus out-of-fold train predictions (small
+    train sets; the n-gram member alone can be refitted on folds, the fine-tuned encoder cannot)."""
     spec, data = joined_data(recipe, names, data_dir)
-    model = create_detector("ensemble", member_params=[{}, TFIDF_MEMBER])
+    model = create_detector("ensemble", member_params=[encoder_member(recipe, encoder), TFIDF_MEMBER])
     assert isinstance(model, EnsembleDetector)
     summary = train_detector(model, spec, data, progress=progress)
     progress("tuning the decision of the fast (n-gram only) profile")
@@ -108,10 +125,11 @@ def build_head(
     data_dir: str | os.PathLike[str] | None,
     progress: Progress = _quiet,
     english_encoder: str | os.PathLike[str] | None = None,
+    encoder: str = ENCODER,
 ) -> tuple[Detector, dict[str, Any]]:
     """Train a head: one ensemble, or one per language under a ``by-language`` router; with ``english_encoder``
     (the goemotions head only) plus that fine-tuned encoder as an optional member."""
-    built = {lang: build_member(recipe, names, data_dir, progress) for lang, names in recipe.routes.items()}
+    built = {lang: build_member(recipe, names, data_dir, progress, encoder) for lang, names in recipe.routes.items()}
     if english_encoder is not None:
         model, summary = built[""]
         encoder = english_encoder_member(english_encoder, recipe, data_dir, progress)
@@ -224,21 +242,30 @@ def build_default(
     heads: tuple[str, ...] = TAXONOMIES,
     progress: Progress = _quiet,
     english_encoder: str | os.PathLike[str] | None = None,
+    fine_tune: bool = False,
+    encoder_dir: str | os.PathLike[str] | None = None,
+    trained_dir: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
-    """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there;
-    ``english_encoder`` (a saved ``hf`` GoEmotions model or an encoder directory to fine-tune) joins the
-    goemotions head as an optional member."""
+    """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there.
+
+    ``fine_tune`` first fine-tunes the shared encoder (torch; about an hour on 2 CPU cores), keeping its float32
+    weights in ``trained_dir`` (default: a temporary directory), and exports it to ``encoder_dir`` (default: the
+    one shipped inside affectlab), which the heads then read. ``english_encoder`` (a saved ``hf`` GoEmotions model
+    or an encoder directory to fine-tune) joins the goemotions head as an optional member."""
     out = Path(out_dir)
     for name in heads:
         if name not in RECIPES:
             raise InputError(f"unknown head {name!r} (heads: {', '.join(TAXONOMIES)})")
     if english_encoder is not None and ENGLISH_ENCODER_HEAD not in heads:
         raise InputError(f"--english-encoder goes with the {ENGLISH_ENCODER_HEAD} head")
+    encoder = ENCODER if encoder_dir is None else str(encoder_dir)
+    if fine_tune:
+        fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress)
     for name in heads:
         recipe = RECIPES[name]
         started = time.perf_counter()
-        encoder = english_encoder if name == ENGLISH_ENCODER_HEAD else None
-        model, summary = build_head(recipe, data_dir, progress, english_encoder=encoder)
+        extra_encoder = english_encoder if name == ENGLISH_ENCODER_HEAD else None
+        model, summary = build_head(recipe, data_dir, progress, english_encoder=extra_encoder, encoder=encoder)
         progress(f"scoring the {name} head on its test splits")
         entry = {
             "routes": recipe.routes,
@@ -255,6 +282,28 @@ def build_default(
         entry["build_seconds"] = round(time.perf_counter() - started, 1)
         _record_scores(out / SCORES_FILE, name, entry)
     return json.loads((out / SCORES_FILE).read_text(encoding="utf-8"))
+
+
+def fine_tune_encoder(
+    data_dir: str | os.PathLike[str] | None,
+    encoder_dir: str | os.PathLike[str],
+    trained_dir: str | os.PathLike[str] | None,
+    progress: Progress,
+) -> dict[str, Any]:
+    """Fine-tune the shared encoder on the datasets and export it int8 to ``encoder_dir``; returns the training
+    record."""
+    from affectlab.encoders.onnx_export import export_encoder
+    from affectlab.encoders.sentence import forget_encoder
+    from affectlab.evaluation.default_encoder import fine_tune_default_encoder
+
+    with tempfile.TemporaryDirectory() as tmp:
+        trained = Path(trained_dir) if trained_dir is not None else Path(tmp) / "trained"
+        record = fine_tune_default_encoder(trained, data_dir, progress=progress)
+        progress("exporting the fine-tuned encoder to ONNX and quantizing it to int8")
+        export_encoder(trained, encoder_dir)
+    forget_encoder(str(encoder_dir))
+    forget_encoder(ENCODER)
+    return record
 
 
 def _record_scores(path: Path, head: str, entry: dict[str, Any]) -> None:
