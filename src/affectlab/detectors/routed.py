@@ -5,11 +5,14 @@ thresholds.
 Why not one head for all languages: with frozen multilingual-e5-small embeddings, one logistic regression trained
 on EmoBench-UA, SemEval-2025 eng/esp and GoEmotions-Ekman together scored lower on every one of them than a head
 trained on that dataset alone (EmoBench-UA test macro-F1 0.41-0.46 joint against 0.47 alone; see BENCHMARKS.md):
-the datasets differ in domain and in annotation conventions more than the shared space can bridge.
+the datasets differ in domain and in annotation conventions more than the shared space can bridge. The default's
+members now share one fine-tuned encoder head, and routing keeps what still differs by language: the n-gram member,
+the member weights and the thresholds (label priors differ a lot between the datasets).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,7 +25,9 @@ from affectlab.langid import detect_languages
 
 
 class LanguageRoutedDetector(Detector):
-    """Members keyed by language code; ``fallback`` names the member for any other language."""
+    """Members keyed by language code; ``fallback`` names the member for any other language. A loaded router
+    builds a member when a text of its language first comes (a Ukrainian text does not load the English n-gram
+    vocabularies); ``members_`` gives them all."""
 
     name = "by-language"
     description = "one detector per language (uk, en, es), each text routed by its language"
@@ -32,7 +37,26 @@ class LanguageRoutedDetector(Detector):
         super().__init__(**params)
         if self.params["fallback"] not in self.params["languages"]:
             raise InputError("the fallback language must be one of the routed languages")
-        self.members_: dict[str, Detector] = {}
+        self._members: dict[str, Detector] = {}
+        self._pending: dict[str, Callable[[], Detector]] = {}
+
+    @property
+    def members_(self) -> dict[str, Detector]:
+        """Every member, by language (building those not built yet)."""
+        for lang in list(self._pending):
+            self.member(lang)
+        return self._members
+
+    def member(self, lang: str) -> Detector:
+        """The member for ``lang`` (built now if it was not yet)."""
+        if lang in self._pending:
+            self._members[lang] = self._pending.pop(lang)()
+        return self._members[lang]
+
+    @property
+    def languages(self) -> list[str]:
+        """The languages that have a member."""
+        return [*self._members, *self._pending]
 
     def set_members(self, members: dict[str, Detector]) -> None:
         """Install trained members (all over this detector's label space)."""
@@ -42,17 +66,23 @@ class LanguageRoutedDetector(Detector):
         spaces = {member.label_space.labels for member in members.values()}
         if len(spaces) != 1:
             raise InputError("routed members must share one label space")
-        self.members_ = dict(members)
+        self._members, self._pending = dict(members), {}
         first = next(iter(members.values()))
         self.label_space_ = first.label_space
         self.decision_ = first.decision_
 
+    def with_members(self, change: Callable[[Detector], Detector]) -> LanguageRoutedDetector:
+        """A router over ``change(member)`` for each member, each built when first needed."""
+        router = LanguageRoutedDetector(**self.params)
+        router.label_space_, router.decision_ = self.label_space_, self.decision_
+        router._pending = {lang: (lambda lang=lang: change(self.member(lang))) for lang in self.languages}
+        return router
+
     def route(self, inputs: Inputs) -> dict[str, np.ndarray]:
         """Row indices per member."""
-        keys = np.array(
-            [lang if lang in self.members_ else self.params["fallback"] for lang in detect_languages(inputs)]
-        )
-        return {lang: np.flatnonzero(keys == lang) for lang in self.members_ if (keys == lang).any()}
+        languages = self.languages
+        keys = np.array([lang if lang in languages else self.params["fallback"] for lang in detect_languages(inputs)])
+        return {lang: np.flatnonzero(keys == lang) for lang in languages if (keys == lang).any()}
 
     def _subset(self, inputs: Inputs, rows: np.ndarray) -> Inputs:
         return Inputs(
@@ -65,7 +95,7 @@ class LanguageRoutedDetector(Detector):
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         probs = np.zeros((len(inputs), len(self.label_space)))
         for lang, rows in self.route(inputs).items():
-            probs[rows] = self.members_[lang].predict_proba(self._subset(inputs, rows))
+            probs[rows] = self.member(lang).predict_proba(self._subset(inputs, rows))
         return probs
 
     def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
@@ -73,7 +103,7 @@ class LanguageRoutedDetector(Detector):
         inputs = as_inputs(X)
         predicted = np.zeros(probs.shape, dtype=np.int8)
         for lang, rows in self.route(inputs).items():
-            predicted[rows] = self.members_[lang].decide(probs[rows], self._subset(inputs, rows))
+            predicted[rows] = self.member(lang).decide(probs[rows], self._subset(inputs, rows))
         return predicted
 
     def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
@@ -81,7 +111,7 @@ class LanguageRoutedDetector(Detector):
         inputs = as_inputs(X)
         scores = np.zeros(probs.shape)
         for lang, rows in self.route(inputs).items():
-            scores[rows] = self.members_[lang].decision_scores(probs[rows], self._subset(inputs, rows))
+            scores[rows] = self.member(lang).decision_scores(probs[rows], self._subset(inputs, rows))
         return scores
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -98,7 +128,7 @@ class LanguageRoutedDetector(Detector):
         return {"members": states}, arrays
 
     def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-        members = {}
+        self._members, self._pending = {}, {}
         for lang, saved in state["members"].items():
             config = {
                 "params": saved["params"],
@@ -106,6 +136,8 @@ class LanguageRoutedDetector(Detector):
                 "decision": saved["decision"],
                 "state": saved["state"],
             }
+            kind = detector_class(saved["model"])  # an unknown kind fails now, not at the first text
             member_arrays = unnest_arrays(lang, arrays)
-            members[lang] = detector_class(saved["model"]).from_saved(config, member_arrays)
-        self.members_ = members
+            self._pending[lang] = lambda kind=kind, config=config, member_arrays=member_arrays: kind.from_saved(
+                config, member_arrays
+            )

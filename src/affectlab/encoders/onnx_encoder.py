@@ -48,8 +48,8 @@ class OnnxEncoder:
 
     @property
     def id(self) -> str:
-        """Identifies the exact weights, for the embedding cache."""
-        return f"onnx-{self.config['onnx_sha256'][:16]}"
+        """Identifies the exact weights and tokenizer, for the embedding cache."""
+        return f"onnx-{self.config['onnx_sha256'][:16]}-sentencepiece"
 
     def heads(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The heads fine-tuned with the encoder: task -> ``(weight (n_labels, features), bias (n_labels,))``."""
