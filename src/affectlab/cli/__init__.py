@@ -58,6 +58,11 @@ COMMANDS = {
         "build_default_command",
         "Train the default heads (fine-tuned encoder + n-gram ensembles) and record their test scores.",
     ),
+    "export-onnx": LazyCommand(
+        "export_cmd",
+        "export_onnx_command",
+        "Export a fine-tuned hf model to ONNX int8, served by ONNX Runtime without torch (needs torch once).",
+    ),
     "leaderboard": LazyCommand(
         "runs_cmd",
         "leaderboard_command",

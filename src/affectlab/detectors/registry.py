@@ -1,7 +1,8 @@
 """Detector kinds by name (``keywords``, ``tfidf-lr``, ``tfidf-rf``, ``embedding-lr``, ``ensemble``,
-``by-language``, ``hf``, ``llm``, ``translate-test``) and loading of saved detectors. A kind's module is imported
-when the kind is first used, so that loading one detector does not import every other one (and the detectors that
-hold members, such as ``ensemble``, can create them through this registry without an import cycle)."""
+``by-language``, ``hf``, ``hf-onnx``, ``llm``, ``translate-test``) and loading of saved detectors. A kind's module
+is imported when the kind is first used, so that loading one detector does not import every other one (and the
+detectors that hold members, such as ``ensemble``, can create them through this registry without an import
+cycle)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ for _kind, _path in (
     ("ensemble", "ensemble:EnsembleDetector"),
     ("by-language", "routed:LanguageRoutedDetector"),
     ("hf", "hf:HFEncoderDetector"),
+    ("hf-onnx", "onnx_hf:OnnxHFDetector"),
     ("llm", "llm:LLMDetector"),
     ("translate-test", "translate_test:TranslateTestDetector"),
 ):
