@@ -2,6 +2,8 @@
 card (scores.json) on the first rows of each test split."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -20,9 +22,11 @@ def test_every_head_is_shipped_with_its_scores():
         assert (HEADS_DIR / head / "config.json").is_file()
 
 
-def test_heads_fit_the_60_mb_budget():
-    total = sum(path.stat().st_size for path in HEADS_DIR.rglob("*") if path.is_file())
-    assert total <= 60 * 1024 * 1024
+def test_heads_and_their_encoder_fit_the_60_mb_budget():
+    from affectlab.encoders.sentence import E5_AFFECT_DIR
+
+    files = [*HEADS_DIR.rglob("*"), *E5_AFFECT_DIR.rglob("*")]
+    assert sum(path.stat().st_size for path in files if path.is_file()) <= 60 * 1000 * 1000
 
 
 @pytest.mark.parametrize("head", TAXONOMIES)
@@ -32,23 +36,35 @@ def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
         spec, data = resolve_dataset(dataset, data_dir)
         rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
         score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
-        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.005), dataset
-
-
-@pytest.mark.parametrize("head", [h for h in TAXONOMIES if "without_optional" in RECORD[h]])
-def test_head_without_its_optional_members_reproduces_its_recorded_scores(head, data_dir):
-    """What an install without the hf extra gets: the head's other members, with their own weights and decision."""
-    model = load_default(head).without_optional_members()
-    for dataset, recorded in RECORD[head]["without_optional"]["scores"].items():
-        spec, data = resolve_dataset(dataset, data_dir)
-        rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
-        score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
-        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.005), dataset
+        # 0.015: the int8 encoder quantizes each batch's activations with one scale, so a text's vector depends a
+        # little on the texts batched with it; the build embedded these rows within their whole split (BENCHMARKS.md)
+        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.015), dataset
 
 
 def test_default_detects_ukrainian_english_and_spanish_joy():
     results = affectlab.detect(["Я так чекала на цей день!", "Best day ever, I love it!", "¡Qué alegría!"])
     assert all("joy" in r.labels for r in results)
+
+
+@pytest.mark.parametrize(
+    ("text", "emotion"),
+    [
+        ("This is absolutely unacceptable, I am furious with you!", "anger"),
+        ("I am so furious with you", "anger"),
+        ("my dog died yesterday", "sadness"),
+        ("Я так чекала на цей день!", "joy"),
+        ("Tengo mucho miedo de la oscuridad", "fear"),
+    ],
+)
+def test_an_obvious_sentence_gets_its_emotion_first_in_the_labels_and_the_bars(text, emotion):
+    [result] = affectlab.detect(text)
+    assert result.labels[0] == emotion
+    assert max(result.scores, key=result.scores.__getitem__) == emotion
+
+
+def test_detecting_imports_no_torch():
+    code = "import sys, affectlab; affectlab.detect('hi'); sys.exit('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
 def test_fast_profile_needs_no_encoder():

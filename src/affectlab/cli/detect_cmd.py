@@ -29,7 +29,9 @@ def detect_command(
     input_file: Path | None = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet."),
     output_file: Path | None = typer.Option(None, "--output", "-o", help="Where to write the scored file."),
     text_col: str = typer.Option("text", "--text-col", help="Input file column holding the text."),
-    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch for --input."),
+    batch_size: int = typer.Option(
+        1024, "--batch-size", min=1, help="Texts per batch for --input (sorted by length inside a batch)."
+    ),
     open_states: bool = typer.Option(
         False,
         "--open",

@@ -21,7 +21,9 @@ def score_command(
     taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
     fast: bool = typer.Option(False, "--fast", help="The default's n-gram heads only."),
     text_col: str = typer.Option("text", "--text-col", help="Column with the text."),
-    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+    batch_size: int = typer.Option(
+        1024, "--batch-size", min=1, help="Texts per batch (sorted by length inside a batch)."
+    ),
     as_json: bool = Json,
 ) -> None:
     """Score Parquet/CSV files into a folder of Parquet files, locally or on Ray.

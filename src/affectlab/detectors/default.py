@@ -12,8 +12,9 @@ without torch (:mod:`affectlab.encoders.onnx_encoder`).
   the mean of their dev scores was highest: BENCHMARKS.md).
 * ``goemotions`` (27 emotions + neutral, English) and ``emocontext`` (happy, sad, angry, others; dialogue).
 
-Each (member) head is an ``ensemble`` of ``embedding-lr`` (the encoder with its fine-tuned head for the taxonomy)
-and ``tfidf-lr``, averaged with a weight tuned on dev, saved as JSON + npz like any detector; the n-gram member
+Each (member) head is an ``ensemble`` of ``embedding-lr`` (the encoder with its fine-tuned head for the taxonomy,
+or for goemotions and emocontext a regression refitted on its vectors: see :class:`HeadRecipe`) and ``tfidf-lr``,
+averaged with a weight tuned on dev, saved as JSON + npz like any detector; the n-gram member
 alone, with its own decision, is the fast profile.
 """
 
@@ -43,13 +44,17 @@ FAST_MEMBER = 1
 @dataclass(frozen=True)
 class HeadRecipe:
     """What a head is trained on: per language (``""``: one head for all), the datasets whose train/dev splits
-    are joined in ``space``; ``scored_on`` lists the test sets of the model card."""
+    are joined in ``space``; ``scored_on`` lists the test sets of the model card. ``fine_tuned_head``: the encoder
+    member is the head fine-tuned with the encoder; otherwise a logistic regression refitted on the fine-tuned
+    encoder's vectors of every training text (better on dev where fine-tuning drew a sample of the dataset each
+    epoch and saw each text about once: GoEmotions, EmoContext; worse where it saw every text six times)."""
 
     name: str
     space: LabelSpace
     routes: dict[str, tuple[str, ...]]
     scored_on: tuple[str, ...]
     primary_metric: str = "macro_f1"
+    fine_tuned_head: bool = True
 
 
 RECIPES = {
@@ -59,9 +64,16 @@ RECIPES = {
         {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)},
         scored_on=("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng"),
     ),
-    "goemotions": HeadRecipe("goemotions", GOEMOTIONS, {"": ("goemotions",)}, scored_on=("goemotions",)),
+    "goemotions": HeadRecipe(
+        "goemotions", GOEMOTIONS, {"": ("goemotions",)}, scored_on=("goemotions",), fine_tuned_head=False
+    ),
     "emocontext": HeadRecipe(
-        "emocontext", EMOCONTEXT, {"": ("emocontext",)}, scored_on=("emocontext",), primary_metric="micro_f1_emotions"
+        "emocontext",
+        EMOCONTEXT,
+        {"": ("emocontext",)},
+        scored_on=("emocontext",),
+        primary_metric="micro_f1_emotions",
+        fine_tuned_head=False,
     ),
 }
 TAXONOMIES = tuple(RECIPES)

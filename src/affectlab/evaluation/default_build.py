@@ -45,8 +45,9 @@ ENCODER = "e5-affect"
 
 
 def encoder_member(recipe: HeadRecipe, encoder: str) -> dict[str, Any]:
-    """The ``embedding-lr`` parameters of a head's encoder member: the encoder's own fine-tuned head."""
-    return {"encoder": encoder, "head": recipe.name}
+    """The ``embedding-lr`` parameters of a head's encoder member: the encoder's own fine-tuned head, or a logistic
+    regression on its vectors (``recipe.fine_tuned_head``)."""
+    return {"encoder": encoder, "head": recipe.name} if recipe.fine_tuned_head else {"encoder": encoder}
 
 
 ENGLISH_ENCODER_HEAD = "goemotions"
