@@ -136,6 +136,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="An earlier commit to measure beside this checkout.")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "cli_cold_start.json")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"this checkout": REPO}
@@ -155,8 +156,7 @@ def main() -> None:
         "rows": rows,
         "fast_detect_breakdown_s": breakdown(REPO / "src", args.runs),
     }
-    out = REPO / "benchmarks" / "results" / "cli_cold_start.json"
-    out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     print("| command | tree (commit) | median s | best s | peak RSS MiB | heavy libraries imported | modules |")
     print("|---|---|---:|---:|---:|---|---:|")
     for r in rows:
