@@ -40,6 +40,32 @@ def test_empty_text_is_refused_by_position(saved_model):
         affectlab.detect(["fine", "   "], model=saved_model)
 
 
+@pytest.mark.parametrize(
+    ("texts", "message"),
+    [
+        (None, "texts must be a str or a list .* of str, not None"),
+        (123, "texts must be a str or a list .* of str, not int"),
+        (b"I am happy", "not bytes: decode them first"),
+        ({"text": "hi"}, "not dict"),
+        (["fine", 7], "text 2 is int, not str"),
+        (["fine", b"sad"], "text 2 is bytes, not str: decode it first"),
+    ],
+)
+def test_texts_of_the_wrong_type_are_a_type_error_that_says_what_is_accepted(saved_model, texts, message):
+    with pytest.raises(TypeError, match=message):
+        affectlab.detect(texts, model=saved_model)
+
+
+def test_open_states_refuse_texts_of_the_wrong_type_the_same_way():
+    with pytest.raises(TypeError, match="not None"):
+        affectlab.detect_open(None)
+
+
+def test_any_iterable_of_texts_is_accepted(saved_model):
+    results = affectlab.detect((t for t in ["Мені страшно", "Ого!"]), model=saved_model)
+    assert [r.text for r in results] == ["Мені страшно", "Ого!"]
+
+
 def test_long_text_is_read_and_says_so(saved_model):
     [result] = affectlab.detect("Я так чекала на цей день! " * 5000, model=saved_model)
     assert result.labels and result.notes and "first" in result.notes[0]

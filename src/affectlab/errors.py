@@ -22,5 +22,9 @@ class InputError(AffectlabError, ValueError):
     """Input that cannot be used as given: a missing column, an empty text, a bad encoding, a bad option."""
 
 
+class TextTypeError(AffectlabError, TypeError):
+    """Texts given to the Python API as something other than a ``str`` or an iterable of ``str``."""
+
+
 class ModelFileError(AffectlabError):
     """A saved model that is missing, foreign, tampered with or from an incompatible version."""

@@ -14,7 +14,7 @@ from affectlab.detectors import Detector, Inputs, is_model_dir, load_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
-from affectlab.text import check_texts
+from affectlab.text import as_texts
 
 
 @dataclass
@@ -63,8 +63,7 @@ def detect(
     keeps only the k predicted labels with the highest scores, and at least the top one.
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
     """
-    items = [texts] if isinstance(texts, str) else list(texts)
-    check_texts(items)
+    items = as_texts(texts)
     detector = get_detector(model, taxonomy, fast)
     contexts = [list(context or [])] * len(items)
     scores, predicted = score_texts(detector, items, contexts)

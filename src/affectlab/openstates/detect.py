@@ -13,7 +13,7 @@ from affectlab.langid import detect_language
 from affectlab.openstates.predictors import load_predictor
 from affectlab.openstates.predictors.base import LANGS, prepare
 from affectlab.openstates.predictors.embedded import HEADS_DIR
-from affectlab.text import check_texts
+from affectlab.text import as_texts
 
 
 @dataclass
@@ -38,8 +38,7 @@ def detect_open(
     """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
     unless given (English and Spanish are covered)."""
-    items = [texts] if isinstance(texts, str) else list(texts)
-    check_texts(items)
+    items = as_texts(texts)
     langs = [lang or detect_language(text) for text in items]
     for text_lang in langs:
         if text_lang not in LANGS:
