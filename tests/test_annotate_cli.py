@@ -325,6 +325,18 @@ def test_read_aggregation_names_a_bad_passes_cell(tmp_path: Path) -> None:
         read_aggregation(path)
 
 
+def test_the_released_per_annotator_layout_is_read_as_it_comes(capsys, wide_file: Path) -> None:
+    code, plain, _ = run(capsys, "annotate", "agreement", wide_file, "--json")
+    assert code == 0
+    _, named, _ = run(capsys, "annotate", "agreement", wide_file, *WIDE, "--json")
+    assert json.loads(plain)["overall"] == json.loads(named)["overall"]
+
+
+def test_a_wrong_column_option_suggests_the_file_s_column(capsys, wide_file: Path) -> None:
+    code, _, err = run(capsys, "annotate", "agreement", wide_file, "--item-col", "item")
+    assert code == 2 and err.strip().endswith("did you mean --item-col text_id?") and len(err.strip().splitlines()) == 1
+
+
 # --- the real SemEval-2025 Task 11 per-annotator file ---
 
 
@@ -335,6 +347,9 @@ def test_ukr_individuals_end_to_end(capsys, data_dir: Path, tmp_path: Path) -> N
         pytest.skip("no SemEval-2025 Task 11 per-annotator file or track A ukr splits in the data directory")
     code, stdout, _ = run(capsys, "annotate", "agreement", ratings, *WIDE, "--binarize", "--bootstrap", "50", "--json")
     assert code == 0
+    assert json.loads(stdout)["overall"]["krippendorff_alpha"] == pytest.approx(0.4588, abs=1e-4)
+    code, stdout, _ = run(capsys, "annotate", "agreement", ratings, "--binarize", "--bootstrap", "0", "--json")
+    assert code == 0  # the file as it comes: text_id and emotion are found by name
     assert json.loads(stdout)["overall"]["krippendorff_alpha"] == pytest.approx(0.4588, abs=1e-4)
     out = tmp_path / "ukr_majority.csv"
     code, _, _ = run(

@@ -254,11 +254,23 @@ def test_read_wide_rejects_bad_input_with_one_clear_line(
 
 
 def test_read_long_names_a_missing_annotator_column_and_an_undeclared_label() -> None:
-    rows = pd.DataFrame({"item": ["a"], "rater": ["x"], "label": ["joy"]})
-    with pytest.raises(InputError, match=r"no column 'annotator' \(columns: item, rater, label\)"):
+    rows = pd.DataFrame({"item": ["a"], "who": ["x"], "label": ["joy"]})
+    with pytest.raises(InputError, match=r"no annotator column \(none of annotator, .*columns: item, who, label\)"):
         read_long(rows)
     with pytest.raises(InputError, match=r"label 'joy' is not among the declared labels \(fear\)"):
-        read_long(rows, annotator_col="rater", labels=["fear"])
+        read_long(rows, annotator_col="who", labels=["fear"])
+
+
+def test_columns_not_named_are_found_by_their_common_names_in_any_case() -> None:
+    rows = pd.DataFrame({"Item_ID": ["a", "a"], "Rater": ["x", "y"], "Emotion": ["joy", "joy"]})
+    ratings = read_long(rows)
+    assert ratings.annotators == ["x", "y"] and ratings.labels == ("joy",) and ratings.items == ["a"]
+
+
+def test_a_named_column_that_is_missing_suggests_the_likely_one() -> None:
+    rows = pd.DataFrame({"text_id": ["1"], "emotion": ["joy"], "Annotator-1": [1], "Annotator-2": [0]})
+    with pytest.raises(InputError, match=r"no column 'item' .*; did you mean --item-col text_id\?$"):
+        read_wide(rows, item_col="item")
 
 
 def test_a_non_utf8_file_is_rejected(tmp_path: Path) -> None:

@@ -82,9 +82,9 @@ class Annotations:
 
 def read_long(
     source: Source,
-    item_col: str = "item",
-    annotator_col: str = "annotator",
-    label_col: str = "label",
+    item_col: str | None = None,
+    annotator_col: str | None = None,
+    label_col: str | None = None,
     value_col: str | None = None,
     text_col: str | None = None,
     labels: Sequence[str] | None = None,
@@ -97,10 +97,13 @@ def read_long(
     annotator who chose no label at all. With ``value_col`` each row carries its number, an empty value means
     "not rated", and questions without a row stay unrated. ``labels`` declares the label set (default: the
     labels found, sorted); a label outside it is an error. ``level`` defaults to ``nominal`` for 0/1 values
-    and ``ordinal`` otherwise.
+    and ``ordinal`` otherwise. A column not named is found by its common names (:data:`COMMON_COLUMNS`).
     """
     table, name = read_table(source)
-    require_columns(table, [item_col, annotator_col, label_col, value_col, text_col], name)
+    item_col = find_column(table, "item", item_col, name)
+    annotator_col = find_column(table, "annotator", annotator_col, name)
+    label_col = find_column(table, "label", label_col, name)
+    require_columns(table, [value_col, text_col], name)
     items = _ids(table[item_col], item_col, name)
     annotators = _ids(table[annotator_col], annotator_col, name)
     label_cells = text_column(table[label_col]).reset_index(drop=True)
@@ -118,8 +121,8 @@ def read_long(
 
 def read_wide(
     source: Source,
-    item_col: str = "item",
-    label_col: str = "label",
+    item_col: str | None = None,
+    label_col: str | None = None,
     annotator_cols: Sequence[str] | None = None,
     text_col: str | None = None,
     labels: Sequence[str] | None = None,
@@ -129,10 +132,13 @@ def read_wide(
 
     ``annotator_cols`` defaults to every column whose name starts with "Annotator" (any case). An empty cell
     means that annotator did not rate the question, not 0. ``labels`` and ``level`` work as in
-    :func:`read_long`.
+    :func:`read_long`; so does finding the item and label columns by their common names (EmoBench-UA's released
+    file: ``text_id`` and ``emotion``).
     """
     table, name = read_table(source)
-    require_columns(table, [item_col, label_col, text_col, *(annotator_cols or [])], name)
+    item_col = find_column(table, "item", item_col, name)
+    label_col = find_column(table, "label", label_col, name)
+    require_columns(table, [text_col, *(annotator_cols or [])], name)
     columns = list(annotator_cols) if annotator_cols else _annotator_columns(table, name)
     items = _ids(table[item_col], item_col, name)
     label_cells = text_column(table[label_col]).reset_index(drop=True)
@@ -184,6 +190,38 @@ def _read_delimited(path: Path) -> pd.DataFrame:
         return pd.read_csv(io.StringIO(text), sep=DELIMITERS[path.suffix.lower()], dtype=str, keep_default_na=False)
     except pd.errors.ParserError as exc:
         raise InputError(f"{path.name}: {str(exc).strip().splitlines()[-1]}") from None
+
+
+COMMON_COLUMNS: dict[str, tuple[str, ...]] = {
+    "item": ("item", "item_id", "text_id", "id", "unit", "unit_id", "example_id", "comment_id"),
+    "annotator": ("annotator", "annotator_id", "rater", "rater_id", "worker", "worker_id", "coder", "user_id"),
+    "label": ("label", "emotion", "category", "class", "question"),
+}
+"""Names (compared in any case) by which a role's column is found when the user does not name it."""
+
+
+def find_column(table: pd.DataFrame, role: str, given: str | None, name: str) -> str:
+    """The column that holds ``role`` (``item``, ``annotator`` or ``label``): ``given`` if the user named it,
+    else the first of the role's :data:`COMMON_COLUMNS` the table has. A missing column is an :class:`InputError`
+    that suggests the likely one ("did you mean --item-col text_id?")."""
+    available = ", ".join(map(str, table.columns))
+    guess = _common_column(table, role)
+    if given is not None:
+        if given in table.columns:
+            return given
+        hint = f"; did you mean --{role}-col {guess}?" if guess is not None else ""
+        raise InputError(f"{name} has no column {given!r} (columns: {available}){hint}")
+    if guess is None:
+        looked = ", ".join(COMMON_COLUMNS[role])
+        raise InputError(
+            f"{name} has no {role} column (none of {looked}; columns: {available}): name it with --{role}-col"
+        )
+    return guess
+
+
+def _common_column(table: pd.DataFrame, role: str) -> str | None:
+    by_lower = {str(column).strip().lower(): str(column) for column in reversed(table.columns)}
+    return next((by_lower[common] for common in COMMON_COLUMNS[role] if common in by_lower), None)
 
 
 def require_columns(table: pd.DataFrame, columns: Sequence[str | None], name: str) -> None:

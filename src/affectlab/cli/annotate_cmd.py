@@ -52,11 +52,25 @@ Layout = typer.Option(
     "per annotator; auto: wide with --annotator-cols or a column whose name starts with 'Annotator' (but is not "
     "'annotator'), else long.",
 )
-ItemCol = typer.Option(None, "--item-col", help="Column with the item id (default: item).", show_default=False)
-AnnotatorCol = typer.Option(
-    None, "--annotator-col", help="Long layout: column with the annotator id (default: annotator).", show_default=False
+ItemCol = typer.Option(
+    None,
+    "--item-col",
+    help="Column with the item id (default: the first of item, item_id, text_id, id, unit, ... in the file).",
+    show_default=False,
 )
-LabelCol = typer.Option(None, "--label-col", help="Column with the label (default: label).", show_default=False)
+AnnotatorCol = typer.Option(
+    None,
+    "--annotator-col",
+    help="Long layout: column with the annotator id (default: the first of annotator, annotator_id, rater, "
+    "worker, ... in the file).",
+    show_default=False,
+)
+LabelCol = typer.Option(
+    None,
+    "--label-col",
+    help="Column with the label (default: the first of label, emotion, category, class, question in the file).",
+    show_default=False,
+)
 ValueCol = typer.Option(
     None,
     "--value-col",
@@ -291,8 +305,8 @@ def _read_ratings(
                 raise InputError(f"{option} is for the long layout; this file is read as wide (see --layout)")
         ratings = read_wide(
             file,
-            item_col=item_col or "item",
-            label_col=label_col or "label",
+            item_col=item_col,
+            label_col=label_col,
             annotator_cols=_split_list("--annotator-cols", annotator_cols),
             text_col=text_col,
             labels=declared,
@@ -302,9 +316,9 @@ def _read_ratings(
             raise InputError("--annotator-cols is for the wide layout; this file is read as long (see --layout)")
         ratings = read_long(
             file,
-            item_col=item_col or "item",
-            annotator_col=annotator_col or "annotator",
-            label_col=label_col or "label",
+            item_col=item_col,
+            annotator_col=annotator_col,
+            label_col=label_col,
             value_col=value_col,
             text_col=text_col,
             labels=declared,
