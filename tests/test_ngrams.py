@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from affectlab.datasets import resolve_dataset
+from affectlab.detectors import ngrams
 from affectlab.detectors.ngrams import FEATURE_DEFAULTS, FittedBlock, _vectorizer
 from affectlab.text import normalise
 
@@ -19,6 +20,8 @@ AWKWARD = [
     "http://example.com @user #tag",
     "don't won't can't",
     "   ",
+    "nul\x00inside and a lone \udc80 surrogate",
+    "\ufeffbom at the start",
 ]
 
 
@@ -50,3 +53,37 @@ def test_a_short_word_gives_itself_once_as_a_character_ngram():
     block = FittedBlock("char", (1, 5), {}, np.zeros(0))
     assert block.ngrams("ab").count(" ab ") == 1 and " ab " in block.ngrams("ab")
     assert block.ngrams("a") == [" ", "a", " ", " a", "a ", " a "]
+
+
+@pytest.mark.parametrize("char_ngrams", [(1, 1), (2, 3), (3, 5), (4, 5), (5, 5)])
+def test_hashed_character_ngrams_match_the_vectorizer_for_every_range(texts, char_ngrams):
+    """Words shorter than the smallest n count once, whole; the hashed lookup must agree with scikit-learn."""
+    train, test = texts
+    vectorizer = _vectorizer("char", {**FEATURE_DEFAULTS, "char_ngrams": char_ngrams})
+    vectorizer.fit(train)
+    block = FittedBlock("char", char_ngrams, dict(vectorizer.vocabulary_), vectorizer.idf_)
+    np.testing.assert_allclose(block.transform(test).toarray(), vectorizer.transform(test).toarray(), atol=1e-6)
+
+
+def test_a_vocabulary_whose_hashes_collide_falls_back_to_exact_lookups(texts, monkeypatch):
+    train, test = texts
+    vectorizer = _vectorizer("char", FEATURE_DEFAULTS).fit(train)
+
+    def colliding(*args):
+        raise ValueError("two vocabulary n-grams share a hash")
+
+    monkeypatch.setattr(ngrams, "CharNgramIndex", colliding)
+    block = FittedBlock("char", (1, 5), dict(vectorizer.vocabulary_), vectorizer.idf_)
+    np.testing.assert_allclose(block.transform(test).toarray(), vectorizer.transform(test).toarray(), atol=1e-6)
+
+
+def test_the_index_refuses_a_vocabulary_with_two_terms_of_one_hash(monkeypatch):
+    monkeypatch.setattr(ngrams.CharNgramIndex, "_fnv", staticmethod(lambda points: np.zeros(len(points), np.uint64)))
+    with pytest.raises(ValueError, match="share a hash"):
+        ngrams.CharNgramIndex({"ab": 0, "cd": 1}, (1, 5))
+
+
+def test_texts_without_words_give_empty_rows():
+    block = FittedBlock("char", (1, 5), {" a": 0, "a ": 1}, np.ones(2))
+    matrix = block.transform(["", "   ", "a"])
+    assert matrix.shape == (3, 2) and matrix[:2].nnz == 0 and matrix[2].nnz == 2
