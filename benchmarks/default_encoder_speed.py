@@ -39,11 +39,12 @@ from speed import tweet_texts
 COLD_TEXT = "This is absolutely unacceptable, I am furious with you!"
 
 
-def run_detect_file(src: Path, texts_file: Path, out_file: Path) -> dict[str, float]:
-    """Wall seconds, texts/s and peak RSS of ``affectlab detect --input`` as a new process on the tree ``src``."""
+def run_detect_file(src: Path, texts_file: Path, out_file: Path, *options: str) -> dict[str, float]:
+    """Wall seconds, texts/s and peak RSS of ``affectlab detect --input`` (plus ``options``) as a new process on
+    the tree ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    command = [sys.executable, "-m", "affectlab", "detect", "--input", str(texts_file), "--output", str(out_file),
-               "--json"]  # fmt: skip
+    command = [sys.executable, "-m", "affectlab", "detect", *options, "--input", str(texts_file), "--output",
+               str(out_file), "--json"]  # fmt: skip
     started = time.perf_counter()
     done = subprocess.run(["/usr/bin/time", "-f", "%M", *command], env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
