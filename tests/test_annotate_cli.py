@@ -281,6 +281,21 @@ def test_agreement_on_one_annotator_is_one_line(capsys, tmp_path: Path) -> None:
     assert code == 2 and err == "error: agreement needs ratings from at least 2 annotators; found 1\n"
 
 
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("1" * 5000, "Exceeds the limit"), ("[" * 5000 + "]" * 5000, "nested")],
+    ids=["5000-digit-number", "5000-deep-nesting"],
+)
+def test_guessing_the_layout_from_a_first_record_json_cannot_hold_is_one_line(
+    capsys, tmp_path: Path, value: str, why: str
+) -> None:  # regression found by fuzzing (tests/test_fuzz_readers.py): a ValueError/RecursionError traceback
+    path = tmp_path / "ratings.jsonl"
+    path.write_text('{"item": ' + value + ', "annotator": "A", "label": "joy"}\n', encoding="utf-8")
+    code, _, err = run(capsys, "annotate", "agreement", path)
+    assert code == 2 and err.startswith("error: ratings.jsonl line 1: not usable JSON") and why in err
+    assert err.count("\n") == 1
+
+
 def test_compare_rejects_a_file_that_is_not_an_aggregation(capsys, wide_file: Path, gold_file: Path) -> None:
     code, _, err = run(capsys, "annotate", "compare", wide_file, gold_file)
     assert code == 2 and "has no column 'item'" in err

@@ -349,3 +349,47 @@ def test_parquet_progress_counts_rows(tmp_path):
     reports: list[ScoreProgress] = []
     score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=4, progress=reports.append)
     assert [report.fraction for report in reports] == [0.4, 0.8, 1.0]
+
+
+# --- regressions found by fuzzing (tests/test_fuzz_readers.py) ---
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("1" * 5000, r"line 2: not usable JSON \(Exceeds the limit"), ("[" * 5000 + "]" * 5000, "nested too deeply")],
+    ids=["5000-digit-number", "5000-deep-nesting"],
+)
+def test_jsonl_number_too_long_or_nesting_too_deep_is_an_input_error_not_a_traceback(tmp_path, value, message):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"text": "fine"}\n{"text": "hi", "n": ' + value + "}\n", encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS)
+
+
+def test_jsonl_escaped_lone_surrogate_is_an_input_error_not_a_traceback(tmp_path):
+    source = tmp_path / "in.jsonl"  # a tweet cut in the middle of an emoji: valid JSON, but half a character
+    source.write_text('{"text": "fine \\ud83d\\ude00"}\n{"text": "cut \\ud83d"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"in.jsonl line 2: a \\u escape makes half a character"):
+        score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS)
+
+
+def test_parquet_with_a_damaged_page_is_an_input_error_not_a_traceback(tmp_path):
+    valid = write_input(tmp_path / "valid.parquet", sample_rows())
+    source = tmp_path / "in.parquet"
+    source.write_bytes(b"xx" + valid.read_bytes())  # the footer still reads; every page offset is now wrong
+    with pytest.raises(InputError, match=r"in\.parquet: unreadable Parquet data"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+def test_parquet_text_that_is_not_utf8_is_an_input_error_not_a_traceback(tmp_path):
+    source = tmp_path / "in.parquet"  # a broken writer's string column: Arrow does not check it on reading
+    pq.write_table(pa.table({"text": pa.array([b"\xff\xfe", b"ok"], pa.binary()).view(pa.string())}), source)
+    with pytest.raises(InputError, match=r"in\.parquet: a text column holds bytes that are not UTF-8"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+def test_txt_file_of_only_a_byte_order_mark_has_no_rows(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"\xef\xbb\xbf")
+    summary = score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert summary.rows_written == 0 and read_output(tmp_path / "out.csv") == []

@@ -188,3 +188,25 @@ def test_error_and_note_lines_keep_square_brackets(capsys):
     print_left_out(Model())
     err = capsys.readouterr().err
     assert err.count("affectlab[hf]") == 2
+
+
+# --- regressions found by fuzzing (tests/test_fuzz_readers.py) ---
+
+
+def test_error_quoting_a_column_name_with_a_line_break_stays_one_line(capsys, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text('"tweet\ntext",id\nhello,1\n', encoding="utf-8")  # a quoted line break in the header
+    code, _, err = run(capsys, "detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
+    assert code == 2
+    assert err.count("\n") == 1 and "(columns: tweet\\ntext, id)" in err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_error_quoting_a_huge_cell_is_shortened_to_one_readable_line(capsys, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("x" * 200_000 + ",id\nhello,1\n", encoding="utf-8")  # a header that is one huge cell
+    code, _, err = run(capsys, "detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
+    assert code == 2
+    assert err.count("\n") == 1 and len(err) < 1100
+    assert err.startswith("error: in.csv has no column 'text'") and "characters left out" in err
+    assert err.rstrip().endswith("xxx, id)")

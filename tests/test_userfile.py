@@ -77,3 +77,21 @@ def test_non_utf8_file_is_refused(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(DataNotFoundError, match="does not exist"):
         resolve_dataset(str(tmp_path / "nope.csv"))
+
+
+# --- regressions found by fuzzing (tests/test_fuzz_readers.py) ---
+
+
+def test_jsonl_record_without_the_split_field_is_an_input_error_not_a_key_error(tmp_path):
+    path = tmp_path / "mine.jsonl"
+    path.write_text('{"text": "I am happy", "label": "joy", "split": "test"}\n{"text": "sad", "label": "sadness"}\n')
+    with pytest.raises(InputError, match=r"mine.jsonl row 2: split '' is not one of train, dev, test"):
+        resolve_dataset(str(path), options=FileOptions(split_col="split"))
+
+
+def test_jsonl_texts_with_unicode_line_separators_are_one_record_each(tmp_path):
+    path = tmp_path / "mine.jsonl"  # json.dumps(ensure_ascii=False) leaves U+2028, U+0085 and \x1c unescaped
+    rows = [{"text": "line\u2028separator", "label": "joy"}, {"text": "NEL\x85 and FS\x1c", "label": "fear"}]
+    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    _, data = resolve_dataset(str(path))
+    assert data["test"]["text"] == ["line\u2028separator", "NEL\x85 and FS\x1c"]

@@ -343,7 +343,7 @@ def _guess_layout(file: Path, annotator_col: str | None, annotator_cols: str | N
             columns = [str(key) for key in record] if isinstance(record, dict) else []
         else:
             columns = next(csv.reader([first], delimiter="\t" if file.suffix.lower() == ".tsv" else ","), [])
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, a 5000-digit number, nesting too deep
         return "long"
     named = [column.strip().lower() for column in columns]
     return "wide" if any(name.startswith("annotator") and name != "annotator" for name in named) else "long"

@@ -55,5 +55,6 @@ def read_records(path: Path) -> list[dict[str, str]]:
 
 def read_jsonl(path: Path) -> list[dict[str, str]]:
     """The JSON objects of a JSON Lines file (blank lines skipped); one error naming the first bad line."""
-    lines = enumerate(read_text(path).splitlines(), start=1)
+    # split at line feeds only: str.splitlines would also split inside JSON strings, at U+2028, U+0085, \x1c ...
+    lines = enumerate(read_text(path).split("\n"), start=1)
     return [json_object(line, f"{path.name} line {number}") for number, line in lines if line.strip()]

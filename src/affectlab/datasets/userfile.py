@@ -66,7 +66,8 @@ def read_user_rows(path: Path, options: FileOptions) -> dict[str, list[dict[str,
         return {"test": records}
     by_split: dict[str, list[dict[str, Any]]] = {}
     for number, record in enumerate(records, start=1):
-        value = str(record[options.split_col]).strip().lower()
+        cell = record.get(options.split_col)  # a JSON Lines record may lack the field the first one has
+        value = "" if cell is None else str(cell).strip().lower()
         if value not in SPLIT_ALIASES:
             raise InputError(f"{path.name} row {number}: split {value!r} is not one of train, dev, test")
         by_split.setdefault(SPLIT_ALIASES[value], []).append(record)

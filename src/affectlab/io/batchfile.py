@@ -215,7 +215,11 @@ def _decoded_lines(raw: BinaryIO, path: Path) -> Iterator[str]:
             raise InputError(
                 f"{path.name} line {number} is not UTF-8 text (bad byte at column {exc.start + 1}); re-save it as UTF-8"
             ) from None
-        yield text.removeprefix("\ufeff") if number == 1 else text  # a byte-order mark is no part of the text
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark is no part of the text
+            if not text:
+                return  # the file held nothing but the mark: no line at all
+        yield text
 
 
 def _text_rows(lines: Iterator[str], suffix: str, path: Path, fixed_columns: bool) -> tuple[list[str], Iterator[_Row]]:
@@ -283,8 +287,10 @@ def _parquet_rows(parquet: pq.ParquetFile, batch_size: int, path: Path) -> Itera
         for record_batch in parquet.iter_batches(batch_size=batch_size):
             for row in record_batch.to_pylist():
                 yield row, ""
-    except pa.ArrowException as exc:
+    except (pa.ArrowException, OSError) as exc:  # a damaged page raises OSError ("Couldn't deserialize thrift")
         raise InputError(f"{path.name}: unreadable Parquet data ({_first_line(exc)})") from None
+    except UnicodeDecodeError as exc:  # a string column whose bytes are not UTF-8
+        raise InputError(f"{path.name}: a text column holds bytes that are not UTF-8 ({exc.reason})") from None
 
 
 def _first_line(exc: Exception) -> str:

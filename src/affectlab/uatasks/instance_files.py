@@ -10,9 +10,17 @@ from typing import Any
 
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
+from affectlab.io.jsonlines import reject_lone_surrogates
 from affectlab.uatasks.instances import MCInstance
 
 FIELDS = ("task", "question", "options", "answer", "id", "context", "template_id", "few_shot", "metadata")
+# the JSON types of the other fields (a question of null would otherwise fail only when a prompt is built)
+_TYPES = {"task": str, "question": str, "id": str, "context": str, "template_id": (str, type(None)),
+          "few_shot": bool, "metadata": dict}  # fmt: skip
+_TYPE_NAMES = {"template_id": "a string or null", "few_shot": "true or false", "metadata": "a JSON object"}
+_TYPE_NAMES.update({key: "a string" for key in _TYPES if key not in _TYPE_NAMES})
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
+               bool: "true or false", type(None): "null"}  # fmt: skip
 
 
 def instance_record(instance: MCInstance) -> dict[str, Any]:
@@ -35,12 +43,13 @@ def read_instances(path: str | Path) -> list[MCInstance]:
     """Read instances written by :func:`write_instances`; a malformed line is an error naming its number."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad's) is no part of the first line
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
     except UnicodeDecodeError:
         raise InputError(f"{path.name} is not UTF-8 text") from None
-    instances = [_instance(line, number, path.name) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = text.split("\n")  # not splitlines(): JSON strings may hold U+2028, U+0085 and the like unescaped
+    instances = [_instance(line, number, path.name) for number, line in enumerate(lines, 1) if line.strip()]
     if not instances:
         raise InputError(f"{path.name} holds no instances")
     return instances
@@ -51,8 +60,11 @@ def _instance(line: str, number: int, name: str) -> MCInstance:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name} line {number}: not JSON ({exc.msg})") from None
+    except (ValueError, RecursionError):  # an integer of over 4300 digits, or nesting deeper than Python's stack
+        raise InputError(f"{name} line {number}: not usable JSON (a number too long or nesting too deep)") from None
     if not isinstance(record, dict):
         raise InputError(f"{name} line {number}: expected a JSON object")
+    reject_lone_surrogates(line, record, f"{name} line {number}")
     missing = [key for key in ("task", "question", "options", "answer") if key not in record]
     if missing:
         raise InputError(f"{name} line {number}: missing {', '.join(missing)}")
@@ -61,5 +73,10 @@ def _instance(line: str, number: int, name: str) -> MCInstance:
         raise InputError(f"{name} line {number}: unknown field {', '.join(unknown)}")
     if not isinstance(record["options"], list) or not isinstance(record["answer"], int):
         raise InputError(f"{name} line {number}: options must be a list and answer an integer index")
+    wrong = [key for key, types in _TYPES.items() if key in record and not isinstance(record[key], types)]
+    if wrong:
+        key = wrong[0]
+        found = _JSON_TYPES.get(type(record[key]), type(record[key]).__name__)
+        raise InputError(f"{name} line {number}: {key} must be {_TYPE_NAMES[key]}, not {found}")
     record["options"] = tuple(str(option) for option in record["options"])
     return MCInstance(**record)
