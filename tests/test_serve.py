@@ -37,7 +37,7 @@ def test_open_states_models_health_and_page(url):
     response = httpx.post(f"{url}/v1/open", json={"text": "Now I feel <extra_id_0>.", "k": 3}, timeout=60)
     assert response.status_code == 200 and len(response.json()["results"][0]["terms"]) == 3
     assert httpx.get(f"{url}/healthz").json()["status"] == "ok"
-    assert httpx.get(f"{url}/v1/models").json()["limits"] == {"max_batch": 8, "max_chars": 500}
+    assert httpx.get(f"{url}/v1/models").json()["limits"] == {"max_batch": 8, "max_chars": 500, "concurrency": 1}
     page = httpx.get(f"{url}/")
     assert page.status_code == 200 and "<textarea" in page.text and "/v1/detect" in page.text
     assert httpx.get(f"{url}/openapi.json").json()["info"]["title"] == "affectlab"
@@ -67,3 +67,89 @@ def test_bad_requests_get_a_status_and_a_message(url, body, status, message):
 def test_open_refuses_an_unknown_language(url):
     response = httpx.post(f"{url}/v1/open", json={"text": "hola", "lang": "fr"}, timeout=60)
     assert response.status_code == 422 and "not 'fr'" in response.json()["error"]
+
+
+# Regressions for bugs found by schema fuzzing (tests/test_serve_fuzz.py, benchmarks/serve_fuzz.py).
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/detect", b'{"text": "hi \\ud800 there"}'),
+        ("/v1/detect", b'{"texts": ["ok", "\\udfff"]}'),
+        ("/v1/detect", b'{"text": "hi", "taxonomy": "emocontext", "context": ["\\ud83d"]}'),
+        ("/v1/open", b'{"text": "hi \\ud800 there", "lang": "en"}'),
+    ],
+)
+def test_lone_surrogate_in_a_text_is_a_422_not_a_500(url, path, body):
+    response = httpx.post(f"{url}{path}", content=body, headers={"Content-Type": "application/json"}, timeout=60)
+    assert response.status_code == 422
+    assert "not Unicode text (a lone surrogate" in response.json()["error"]
+
+
+@pytest.mark.parametrize("mask", ["<extra_id_00>", "<extra_id_\u0660>", "<extra_id_\uff10>"])
+def test_sentinel_not_written_as_ascii_0_is_a_422_not_a_500(url, mask):
+    response = httpx.post(f"{url}/v1/open", json={"text": f"I feel {mask}.", "lang": "en"}, timeout=60)
+    assert response.status_code == 422 and "numbered 0, 1, 2" in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/detect", {"text": "hi", "top_k": "2"}),
+        ("/v1/detect", {"text": "hi", "top_k": True}),
+        ("/v1/open", {"text": "hi", "lang": "en", "k": "3"}),
+        ("/v1/open", {"text": "hi", "lang": "en", "k": True}),
+    ],
+)
+def test_number_given_as_a_string_or_a_boolean_is_a_422_not_taken(url, path, body):
+    response = httpx.post(f"{url}{path}", json=body, timeout=60)
+    assert response.status_code == 422 and response.json()["error"].endswith("Input should be a valid integer")
+    whole = httpx.post(f"{url}{path}", json={**body, "top_k" if "top_k" in body else "k": 2.0}, timeout=60)
+    assert whole.status_code == 200  # JSON Schema's integer: 2.0 is one
+
+
+def test_unparseable_body_unknown_path_and_wrong_method_answer_an_error_body(url):
+    not_utf8 = httpx.post(f"{url}/v1/detect", content=b'{"text": "\xff"}', headers={"Content-Type": "application/json"})
+    assert not_utf8.status_code == 400 and not_utf8.json() == {"error": "There was an error parsing the body"}
+    assert httpx.get(f"{url}/v1/nowhere").json() == {"error": "Not Found"}
+    wrong_method = httpx.get(f"{url}/v1/detect")
+    assert wrong_method.status_code == 405 and wrong_method.json() == {"error": "Method Not Allowed"}
+    assert wrong_method.headers["allow"] == "POST"
+
+
+def test_error_statuses_and_their_body_are_documented_in_the_openapi_schema(url):
+    schema = httpx.get(f"{url}/openapi.json").json()
+    for path in ("/v1/detect", "/v1/open"):
+        responses = schema["paths"][path]["post"]["responses"]
+        assert set(responses) == {"200", "400", "413", "422"}
+        for status in ("400", "413", "422"):
+            body = responses[status]["content"]["application/json"]["schema"]
+            assert body == {"$ref": "#/components/schemas/ErrorBody"}
+    assert schema["components"]["schemas"]["ErrorBody"]["required"] == ["error"]
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_at_most_concurrency_detections_run_at_once(monkeypatch, concurrency):
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import affectlab.detectors.detect as detect_module
+
+    in_flight, most, lock = [0], [0], threading.Lock()
+
+    def slow_detect(texts, **options):
+        with lock:
+            in_flight[0] += 1
+            most[0] = max(most[0], in_flight[0])
+        time.sleep(0.2)
+        with lock:
+            in_flight[0] -= 1
+        return []
+
+    monkeypatch.setattr(detect_module, "detect", slow_detect)
+    with running(create_app(preload=False, concurrency=concurrency)) as base, ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(lambda i: httpx.post(f"{base}/v1/detect", json={"text": f"t{i}"}).status_code,
+                                 range(8)))  # fmt: skip
+    assert statuses == [200] * 8 and most[0] == concurrency

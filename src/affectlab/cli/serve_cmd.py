@@ -13,6 +13,13 @@ def serve_command(
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port."),
     max_batch: int = typer.Option(64, "--max-batch", min=1, help="Most texts per request (413 beyond)."),
     max_chars: int = typer.Option(10_000, "--max-chars", min=1, help="Most characters per text (413 beyond)."),
+    concurrency: int = typer.Option(
+        1,
+        "--concurrency",
+        min=1,
+        help="Detections run at once; others wait their turn. One batch already uses every core, so more adds "
+        "memory, not speed.",
+    ),
 ) -> None:
     """Serve the REST API and the web page.
 
@@ -22,4 +29,5 @@ def serve_command(
     require("fastapi", "serve", "affectlab serve")
     from affectlab.serve.app import create_app
 
-    uvicorn.run(create_app(model, max_batch, max_chars), host=host, port=port, log_level="info")
+    app = create_app(model, max_batch, max_chars, concurrency=concurrency)
+    uvicorn.run(app, host=host, port=port, log_level="info")

@@ -8,49 +8,90 @@
 * ``GET /v1/models``, ``GET /healthz``, the OpenAPI docs at ``/docs``, and a web page at ``/``.
 
 Models are loaded once, at start-up, and shared by every request. Detection runs in FastAPI's worker threads
-(the endpoints are plain functions), so CPU-bound work never blocks the event loop. Limits: at most
+(the endpoints are plain functions), so CPU-bound work never blocks the event loop, and at most ``concurrency``
+detections run at once (default 1): the encoder already uses every core for one batch, so more at once adds no
+throughput, only memory (ONNX Runtime's buffers for each batch in flight: 32 clients took the server from 0.3 to
+2 GB) and races on the lazily built language members. Limits: at most
 ``max_batch`` texts per request and ``max_chars`` characters per text (413 with a JSON body beyond them); bad
-JSON, wrong types, an empty batch and input the detector refuses (an empty text, an unknown taxonomy) give 422;
-every error body is ``{"error": message}`` and the server keeps serving.
+JSON, wrong types (``"2"`` or ``true`` for a number too), strings that are not Unicode text (a lone surrogate such
+as ``"\\ud800"``), an empty batch and input the detector refuses (an empty text, an unknown taxonomy) give 422; a
+body that cannot be parsed at all (not UTF-8, nested too deep) gives 400. Every error body, 404 and 405 included,
+is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 422), and the server keeps serving.
 """
 
 from __future__ import annotations
 
+import threading
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
 
 from affectlab.errors import AffectlabError
 from affectlab.versions import __version__
 
 MAX_BATCH = 64
 MAX_CHARS = 10_000
+CONCURRENCY = 1
+
+
+def _unicode(value: str) -> str:
+    """JSON can carry a lone surrogate (``"\\ud800"``), which no UTF-8 text holds and the encoders cannot read."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"not Unicode text (a lone surrogate at character {exc.start + 1})") from None
+    return value
+
+
+def _integer(value: Any) -> Any:
+    """JSON Schema's integer (2.0 too), not a string or a boolean, which pydantic's lax mode takes ("2", true)."""
+    if isinstance(value, str | bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_unicode)]
 
 
 class DetectRequest(BaseModel):
     """``texts`` or ``text``; the rest optional."""
 
     model_config = ConfigDict(extra="forbid")
-    texts: list[str] | None = None
-    text: str | None = None
-    taxonomy: str = "ekman"
-    context: list[str] = Field(default_factory=list)
-    top_k: int | None = Field(default=None, ge=1)
+    texts: list[Text] | None = None
+    text: Text | None = None
+    taxonomy: Text = "ekman"
+    context: list[Text] = Field(default_factory=list)
+    top_k: Annotated[int | None, BeforeValidator(_integer)] = Field(default=None, ge=1)
 
 
 class OpenRequest(BaseModel):
     """``texts`` or ``text``, optional ``lang`` (en, es; default: detected) and ``k`` terms per mask."""
 
     model_config = ConfigDict(extra="forbid")
-    texts: list[str] | None = None
-    text: str | None = None
-    lang: str | None = None
-    k: int = Field(default=5, ge=1, le=10)
+    texts: list[Text] | None = None
+    text: Text | None = None
+    lang: Text | None = None
+    k: Annotated[int, BeforeValidator(_integer)] = Field(default=5, ge=1, le=10)
+
+
+class ErrorBody(BaseModel):
+    """What every error answers."""
+
+    error: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "The body cannot be parsed (not UTF-8, nested too deep)"},
+    413: {"model": ErrorBody, "description": "Over the limits: too many texts, or a text too long"},
+    422: {"model": ErrorBody, "description": "Invalid request, or input the detector refuses"},
+}
 
 
 class LimitError(Exception):
@@ -72,14 +113,20 @@ def _texts(request: DetectRequest | OpenRequest, max_batch: int, max_chars: int)
 
 
 def create_app(
-    model: str = "default", max_batch: int = MAX_BATCH, max_chars: int = MAX_CHARS, preload: bool = True
+    model: str = "default",
+    max_batch: int = MAX_BATCH,
+    max_chars: int = MAX_CHARS,
+    preload: bool = True,
+    concurrency: int = CONCURRENCY,
 ) -> FastAPI:
-    """The service for the detector ``model`` (``default`` or a saved model directory)."""
+    """The service for the detector ``model`` (``default`` or a saved model directory), running at most
+    ``concurrency`` detections at once."""
     from affectlab.detectors.default import TAXONOMIES
     from affectlab.detectors.detect import detect, get_detector
     from affectlab.openstates.detect import detect_open
 
     taxonomies = TAXONOMIES if model == "default" else ("(the saved model's labels)",)
+    running = threading.BoundedSemaphore(concurrency)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
@@ -105,6 +152,10 @@ def create_app(
     async def refused(_request: Request, exc: AffectlabError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=422)
 
+    @app.exception_handler(HTTPException)  # 404, 405, and 400 for a body that cannot be parsed
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
@@ -112,18 +163,22 @@ def create_app(
     @app.get("/v1/models")
     def models() -> dict[str, Any]:
         return {"model": model, "taxonomies": list(taxonomies), "open_languages": ["en", "es"],
-                "limits": {"max_batch": max_batch, "max_chars": max_chars}}  # fmt: skip
+                "limits": {"max_batch": max_batch, "max_chars": max_chars, "concurrency": concurrency}}  # fmt: skip
 
-    @app.post("/v1/detect")
+    @app.post("/v1/detect", responses=ERRORS)
     def detect_endpoint(request: DetectRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
-        results = detect(texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=model)
+        with running:
+            results = detect(
+                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=model
+            )
         return {"model": model, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
 
-    @app.post("/v1/open")
+    @app.post("/v1/open", responses=ERRORS)
     def open_endpoint(request: OpenRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
-        results = detect_open(texts, lang=request.lang, k=request.k)
+        with running:
+            results = detect_open(texts, lang=request.lang, k=request.k)
         return {"results": [r.to_dict() for r in results]}
 
     @app.get("/", response_class=HTMLResponse)

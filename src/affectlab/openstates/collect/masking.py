@@ -65,9 +65,9 @@ def mask_states(text: str, states: Sequence[str]) -> MaskedText:
 
 def count_masks(text: str) -> int:
     """How many sentinels a text has; they must be ``<extra_id_0>``, ``<extra_id_1>``, ... in order."""
-    numbers = [int(n) for n in SENTINEL.findall(text)]
-    if numbers != list(range(len(numbers))):
-        raise InputError(f"sentinels must be numbered 0, 1, 2, ... in order (found {numbers})")
+    numbers = SENTINEL.findall(text)  # as written: "<extra_id_00>" or "<extra_id_٠>" is refused, not read as 0
+    if numbers != [str(i) for i in range(len(numbers))]:
+        raise InputError(f"sentinels must be numbered 0, 1, 2, ... in order (found {', '.join(numbers)})")
     if len(numbers) > N_SENTINELS:
         raise InputError(f"the text has {len(numbers)} masks; T5 has only {N_SENTINELS} sentinels")
     return len(numbers)
