@@ -393,3 +393,31 @@ def test_txt_file_of_only_a_byte_order_mark_has_no_rows(tmp_path):
     source.write_bytes(b"\xef\xbb\xbf")
     summary = score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
     assert summary.rows_written == 0 and read_output(tmp_path / "out.csv") == []
+
+
+def test_a_bad_line_part_way_says_what_was_kept_and_how_to_start_over(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"text": "a!"}\n{"text": "b?"}\nnot json\n', encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    with pytest.raises(InputError) as caught:
+        score_file(source, out, PunctuationPredictor(), LABELS, batch_size=1)
+    message = str(caught.value)
+    assert message.startswith("in.jsonl line 3: not valid JSON")
+    assert "the 2 rows before its batch are kept in out.jsonl" in message
+    assert "delete out.jsonl and out.jsonl.progress.json to start over" in message
+    assert len(read_output(out)) == 2 and "\n" not in message
+
+
+def test_a_bad_line_in_the_first_batch_says_nothing_was_scored(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"text": "a!"}\nnot json\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"line 2: .*\(nothing was scored into out.jsonl, an unfinished run"):
+        score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=2)
+
+
+def test_a_bad_first_line_leaves_no_output(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('not json\n{"text": "a!"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"^in.jsonl line 1: not valid JSON \(Expecting value\)$"):
+        score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=1)
+    assert list(tmp_path.iterdir()) == [source]

@@ -115,15 +115,24 @@ def score_file(
         sidecar.save(rows_resumed, position)  # before the output exists, so an existing output is always explained
         rows_done, bad_rows = rows_resumed, []
         with closing(_open_writer(output_path, output_suffix, layout, position)) as writer:
-            for first_row, batch in _numbered_batches(source.rows, batch_size, rows_resumed):
-                scored = _score_batch(batch, text_col, predict, len(label_names))
-                writer.write(scored)
-                rows_done += len(batch)
-                sidecar.save(rows_done, writer.position)
-                bad_rows += [(first_row + i, row.error) for i, row in enumerate(scored) if row.error]
-                if progress is not None:
-                    seconds = time.monotonic() - started
-                    progress(ScoreProgress(rows_done, rows_resumed, source.fraction_read(rows_done), seconds))
+            try:
+                for first_row, batch in _numbered_batches(source.rows, batch_size, rows_resumed):
+                    scored = _score_batch(batch, text_col, predict, len(label_names))
+                    writer.write(scored)
+                    rows_done += len(batch)
+                    sidecar.save(rows_done, writer.position)
+                    bad_rows += [(first_row + i, row.error) for i, row in enumerate(scored) if row.error]
+                    if progress is not None:
+                        seconds = time.monotonic() - started
+                        progress(ScoreProgress(rows_done, rows_resumed, source.fraction_read(rows_done), seconds))
+            except InputError as exc:  # a bad row part way: say what was kept and how to start over
+                kept = "nothing was scored into"
+                if rows_done:
+                    kept = f"the {rows_done:,} rows before its batch are kept in"
+                raise InputError(
+                    f"{exc} ({kept} {output_path.name}, an unfinished run; after fixing the input, delete "
+                    f"{output_path.name} and {sidecar.path.name} to start over)"
+                ) from None
             writer.complete()
         sidecar.remove()
     return ScoreSummary(output_path, rows_done - rows_resumed, rows_resumed, bad_rows, time.monotonic() - started)
