@@ -18,21 +18,12 @@ from affectlab.detectors.hf import HFEncoderDetector
 from affectlab.detectors.serialization import CONFIG, read_model_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.evaluation.training import train_detector
-from affectlab.labels import EKMAN, EMOCONTEXT, LabelSpace
+from affectlab.labels import EKMAN, EMOCONTEXT
+from tiny_models import TOY_SPACE as SPACE
+from tiny_models import TOY_TEXTS as TEXTS
+from tiny_models import TOY_Y as Y
 from tiny_models import save_tiny_bert
 
-SPACE = LabelSpace(name="tiny", labels=("joy", "anger", "fear"), multi_label=True)
-TEXTS = [
-    "i am so happy and glad today",
-    "what a wonderful happy day",
-    "this makes me angry and mad",
-    "i am furious and angry at you",
-    "i fear the dark night",
-    "scared and afraid of the dark",
-    "happy but also a bit afraid",
-    "mad and scared at once",
-]
-Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [1, 0, 1], [0, 1, 1]])
 TINY = {"epochs": 20, "batch_size": 4, "lr": 1e-2, "max_length": 32, "patience": None}
 
 

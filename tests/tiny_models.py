@@ -5,6 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
+from affectlab.labels import LabelSpace
+
+TOY_SPACE = LabelSpace(name="tiny", labels=("joy", "anger", "fear"), multi_label=True)
+TOY_TEXTS = [
+    "i am so happy and glad today",
+    "what a wonderful happy day",
+    "this makes me angry and mad",
+    "i am furious and angry at you",
+    "i fear the dark night",
+    "scared and afraid of the dark",
+    "happy but also a bit afraid",
+    "mad and scared at once",
+]
+"""Eight toy texts with their labels (``TOY_Y``, rows in text order) for fine-tuning a tiny model in a test."""
+TOY_Y = np.array([[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1], [1, 0, 1], [0, 1, 1]])
+
 
 def save_tiny_bert(directory: Path, sentences: Sequence[str]) -> Path:
     """A 2-layer BERT (hidden 32, seeded random weights) with a WordPiece vocabulary trained on ``sentences`` and a
