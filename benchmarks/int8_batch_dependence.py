@@ -28,6 +28,17 @@ from affectlab.metrics.thresholds import fit_decision
 DATASETS = ("emobench-ua", "semeval2025-esp", "semeval2025-eng")
 
 
+def agreement(first: np.ndarray, second: np.ndarray, same: np.ndarray) -> dict[str, float]:
+    """How far two probability matrices of the same texts are apart, and the share of label decisions (``same``:
+    one boolean per text and label) and of whole texts whose decisions agree."""
+    return {
+        "mean_abs_dp": round(float(np.abs(first - second).mean()), 5),
+        "max_abs_dp": round(float(np.abs(first - second).max()), 4),
+        "decisions_unchanged": round(float(same.mean()), 5),
+        "texts_unchanged": round(float(same.all(axis=1).mean()), 4),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", required=True)
@@ -46,13 +57,7 @@ def main() -> None:
         space = spec.label_space
         decision = fit_decision("thresholds", dev_probs, space.encode(data["dev"]["labels"]), space, "macro_f1")
         same = decision.apply(batched, space) == decision.apply(alone, space)
-        result["sets"][name] = {
-            "n": len(texts),
-            "mean_abs_dp": round(float(np.abs(batched - alone).mean()), 5),
-            "max_abs_dp": round(float(np.abs(batched - alone).max()), 4),
-            "decisions_unchanged": round(float(same.mean()), 5),
-            "texts_unchanged": round(float(same.all(axis=1).mean()), 4),
-        }
+        result["sets"][name] = {"n": len(texts), **agreement(batched, alone, same)}
         print(name, result["sets"][name], flush=True)
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 

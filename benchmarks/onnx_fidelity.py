@@ -28,6 +28,7 @@ from affectlab.encoders.sentence import E5_AFFECT_DIR, MAX_CHARS
 from affectlab.evaluation.default_encoder import TASK_SPACES
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import fit_decision
+from int8_batch_dependence import agreement
 
 DATASETS = {
     "emobench-ua": "ekman",
@@ -103,10 +104,7 @@ def main() -> None:
         same = decision.apply(fp32, space) == decision.apply(int8, space)
         result["sets"][name] = {
             "n": len(gold),
-            "mean_abs_dp": round(float(np.abs(fp32 - int8).mean()), 5),
-            "max_abs_dp": round(float(np.abs(fp32 - int8).max()), 4),
-            "decisions_unchanged": round(float(same.mean()), 5),
-            "texts_unchanged": round(float(same.all(axis=1).mean()), 4),
+            **agreement(fp32, int8, same),
             "test_fp32": round(primary_score(spec.primary_metric, gold, decision.apply(fp32, space), space), 4),
             "test_int8": round(primary_score(spec.primary_metric, gold, decision.apply(int8, space), space), 4),
             "metric": spec.primary_metric,
