@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import numbers
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
-from affectlab.errors import InputError, TextTypeError
+from affectlab.errors import ArgumentTypeError, InputError, TextTypeError
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _USER = re.compile(r"(?<!\w)@\w+")
@@ -57,8 +59,69 @@ def _kind(value: object) -> str:
     return "None" if value is None else type(value).__name__
 
 
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+"""Unicode categories that carry no visible text: controls, format characters (zero-width space and joiners,
+byte-order marks, direction marks), surrogates and separators. Unassigned code points are not among them: a newer
+emoji than this Python's Unicode tables is text."""
+
+
+def text_problem(text: object) -> str:
+    """Why ``text`` cannot be scored, or "" when it can. The one check shared by ``affectlab.detect``, the command
+    line, the service and every file scorer: missing, not a string, empty once whitespace, zero-width and control
+    characters are removed, or holding a lone surrogate (what invalid UTF-8 on a command line becomes)."""
+    if text is None or (isinstance(text, float) and text != text):  # NaN: a missing cell in a pandas frame
+        return "missing text"
+    if not isinstance(text, str):
+        return f"text is a {type(text).__name__}, not a string"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (
+            f"not valid Unicode text (a lone surrogate at character {exc.start + 1}, "
+            "e.g. from bytes that are not UTF-8)"
+        )
+    if all(unicodedata.category(char) in _INVISIBLE for char in text):
+        return "empty text" if not text.strip() else "empty text (only zero-width or control characters)"
+    return ""
+
+
 def check_texts(texts: Sequence[str]) -> None:
-    """Refuse empty or whitespace-only texts, naming the first by its position (1-based)."""
+    """Refuse texts that cannot be scored (see :func:`text_problem`), naming the first by its position (1-based)."""
     for number, text in enumerate(texts, start=1):
-        if not isinstance(text, str) or not text.strip():
-            raise InputError(f"text {number} is empty")
+        problem = text_problem(text)
+        if problem.startswith("empty text"):  # "text 2 is empty", as the file scorers' "empty text" reads
+            raise InputError(f"text {number} is empty{problem.removeprefix('empty text')}")
+        if problem:
+            raise InputError(f"text {number}: {problem}")
+
+
+def as_context(context: object) -> list[str]:
+    """Earlier dialogue turns as a list of ``str`` (None: no turns). One ``str`` is refused rather than read as a
+    list of characters; a turn may be empty, but not hold a lone surrogate."""
+    if context is None:
+        return []
+    if isinstance(context, str | bytes | bytearray | Mapping) or not isinstance(context, Iterable):
+        hint = ": for one turn, write [turn]" if isinstance(context, str) else ""
+        raise ArgumentTypeError(f"context must be a list of earlier turns (str), not {_kind(context)}{hint}")
+    turns = list(context)
+    for number, turn in enumerate(turns, start=1):
+        if not isinstance(turn, str):
+            raise ArgumentTypeError(f"context turn {number} is {_kind(turn)}, not str")
+        problem = text_problem(turn)
+        if problem and not problem.startswith("empty text"):
+            raise InputError(f"context turn {number}: {problem}")
+    return turns
+
+
+def check_count(name: str, value: object, low: int = 1, high: int | None = None) -> int | None:
+    """``value`` as a whole number in ``[low, high]``, or None; a string, a bool or a float is an
+    :class:`~affectlab.errors.ArgumentTypeError`, a number out of range an :class:`~affectlab.errors.InputError`
+    (as the command line's ``--top-k`` and the service's ``top_k`` refuse them)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy integers too
+        raise ArgumentTypeError(f"{name} must be a whole number, not {_kind(value)} {value!r}")
+    if value < low or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise InputError(f"{name} must be {bounds}, got {value}")
+    return int(value)

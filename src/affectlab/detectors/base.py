@@ -6,7 +6,7 @@ the label space's order, and ``predict`` applies the shared decision step (:mod:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from affectlab.detectors.registry import load_detector
 from affectlab.detectors.serialization import write_model_dir
-from affectlab.errors import InputError, ModelFileError
+from affectlab.errors import InputError, ModelFileError, TextTypeError
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import Decision
@@ -39,6 +39,8 @@ def as_inputs(X: Any) -> Inputs:
         return X
     if isinstance(X, str):
         X = [X]
+    if X is None or isinstance(X, bytes | bytearray) or not isinstance(X, Iterable):
+        raise TextTypeError(f"X must be a str, a list of str or of example dicts, or a Dataset, not {type(X).__name__}")
     if hasattr(X, "column_names"):  # a datasets.Dataset: read whole columns at once
         n = len(X)
         contexts = X["context"] if "context" in X.column_names else [[] for _ in range(n)]
@@ -97,7 +99,12 @@ class Detector:
         if Y.shape != (len(inputs), len(label_space)):
             raise InputError(f"labels have shape {Y.shape}, expected {(len(inputs), len(label_space))}")
         self.label_space_ = label_space
-        self._fit(inputs, Y)
+        try:
+            self._fit(inputs, Y)
+        except ValueError as exc:
+            if type(exc).__name__ != "InvalidParameterError":  # scikit-learn's, not imported here (scoring avoids it)
+                raise
+            raise InputError(f"{self.name}: {exc} (see --param / the detector's parameters)") from None
         self.decision_ = Decision.default(label_space, self.rule())
         return self
 
@@ -142,6 +149,12 @@ class Detector:
         return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
 
     @property
+    def reads_context(self) -> bool:
+        """Whether this detector reads earlier dialogue turns (``context``); one that does not scores each text
+        alone, so ``affectlab.detect`` refuses a context given to it rather than ignore it."""
+        return bool(getattr(self, "uses_context_", False))
+
+    @property
     def label_space(self) -> LabelSpace:
         """The label space learned by ``fit``."""
         self._check_fitted()
@@ -175,7 +188,7 @@ class Detector:
         try:
             model = cls(**config["params"])
             model.label_space_ = LabelSpace.from_dict(config["label_space"])
-            model.decision_ = Decision.from_dict(config["decision"])
+            model.decision_ = Decision.from_dict(config["decision"]).check(len(model.label_space_))
             model._set_state(config["state"], arrays)
         except (KeyError, TypeError, ValueError, InputError) as exc:
             raise ModelFileError(f"saved {cls.name} model is incomplete or inconsistent ({exc})") from None

@@ -14,7 +14,7 @@ from affectlab.detectors import Detector, Inputs, is_model_dir, load_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
-from affectlab.text import as_texts
+from affectlab.text import as_context, as_texts, check_count
 
 
 @dataclass
@@ -48,6 +48,15 @@ def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekm
     return load_detector(model)
 
 
+def context_not_read(model: str | os.PathLike[str], taxonomy: str) -> str:
+    """Why a context given to ``model`` would be ignored, as one line."""
+    which = f"the default {taxonomy} head" if str(model) == "default" else f"the model {str(model)!r}"
+    return (
+        f"{which} reads each text alone, so the context would be ignored: earlier dialogue turns are read by the "
+        "emocontext taxonomy and by models trained with context"
+    )
+
+
 def detect(
     texts: str | Sequence[str],
     taxonomy: str = "ekman",
@@ -59,13 +68,20 @@ def detect(
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
     (``ekman``, ``goemotions``, ``emocontext``) or the saved detector ``model``.
 
-    ``context`` gives earlier dialogue turns (the same for every text; EmoContext reads the last two). ``top_k``
-    keeps only the k predicted labels with the highest scores, and at least the top one.
+    ``context`` gives earlier dialogue turns as a list of str (the same for every text; EmoContext reads the last
+    two); a detector that reads texts alone (the default ``ekman`` and ``goemotions`` heads) refuses it rather than
+    ignore it. ``top_k`` (a whole number, at least 1) keeps only the k predicted labels with the highest scores,
+    and at least the top one. Bad arguments raise :class:`~affectlab.errors.AffectlabError` subclasses (also
+    ``TypeError``/``ValueError``), checked as the command line and the service check them.
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
     """
     items = as_texts(texts)
+    turns = as_context(context)
+    top_k = check_count("top_k", top_k)
     detector = get_detector(model, taxonomy, fast)
-    contexts = [list(context or [])] * len(items)
+    if turns and not detector.reads_context:
+        raise InputError(context_not_read(model, taxonomy))
+    contexts = [turns] * len(items)
     scores, predicted = score_texts(detector, items, contexts)
     space = detector.label_space
     results = []

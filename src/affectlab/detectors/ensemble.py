@@ -95,6 +95,11 @@ class EnsembleDetector(Detector):
         """Each member's probabilities."""
         return [member.predict_proba(X) for member in self.members_]
 
+    @property
+    def reads_context(self) -> bool:
+        """Whether any member that runs reads earlier turns."""
+        return any(self.members_[i].reads_context for i in np.flatnonzero(self.weights_ > 0))
+
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         used = np.flatnonzero(self.weights_ > 0)  # a member tuned to weight 0 (kept for the fast profile) is not run
         return combine([self.members_[i].predict_proba(inputs) for i in used], self.weights_[used])

@@ -77,6 +77,11 @@ class LLMDetector(Detector):
             for text, context in zip(inputs.texts, inputs.contexts, strict=True)
         ]
 
+    @property
+    def reads_context(self) -> bool:
+        """The prompt shows the earlier turns before the text."""
+        return True
+
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         replies = self.backend().complete(self.prompts(inputs))
         parser = AnswerParser(self.label_space, self.params["prompt"])

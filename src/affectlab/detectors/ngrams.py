@@ -244,6 +244,11 @@ class NgramFeatures:
         return block * self.params["context_weight"] if kind == "context" else block
 
     @property
+    def reads_context(self) -> bool:
+        """Whether a context block was learned (the training texts had earlier turns)."""
+        return "context" in self.blocks_
+
+    @property
     def n_features(self) -> int:
         """Total number of features over all blocks."""
         return sum(len(block.vocabulary) for block in self.blocks_.values())

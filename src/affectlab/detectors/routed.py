@@ -54,6 +54,11 @@ class LanguageRoutedDetector(Detector):
         return self._members[lang]
 
     @property
+    def reads_context(self) -> bool:
+        """Whether any language's member reads earlier turns (builds the members not built yet)."""
+        return any(member.reads_context for member in self.members_.values())
+
+    @property
     def languages(self) -> list[str]:
         """The languages that have a member."""
         return [*self._members, *self._pending]

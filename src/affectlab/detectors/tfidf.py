@@ -38,6 +38,11 @@ class TfidfLogisticRegression(Detector):
         X = self.features_.transform(inputs)
         return linear_proba(X, self.coef_, self.intercept_, self.label_space.multi_label)
 
+    @property
+    def reads_context(self) -> bool:
+        """Whether the training texts had earlier turns, so that a context block was learned."""
+        return self.features_.reads_context
+
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()
         return state, {**arrays, "coef": self.coef_, "intercept": self.intercept_}
@@ -99,6 +104,11 @@ class TfidfRandomForest(Detector):
         else:
             probs[:, np.asarray(self.forest_.classes_, dtype=int)] = raw
         return probs
+
+    @property
+    def reads_context(self) -> bool:
+        """Whether the training texts had earlier turns, so that a context block was learned."""
+        return self.features_.reads_context
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()

@@ -146,6 +146,11 @@ class TranslateTestDetector(Detector):
             self.base_ = base.fit(self.translate_inputs(inputs), Y, self.label_space)
             self.columns_ = np.arange(len(self.label_space))
 
+    @property
+    def reads_context(self) -> bool:
+        """Whether the base detector reads earlier turns (they are translated with the text)."""
+        return self.base_ is not None and self.base_.reads_context
+
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         assert self.base_ is not None and self.columns_ is not None
         return self.base_.predict_proba(self.translate_inputs(inputs))[:, self.columns_]

@@ -101,6 +101,17 @@ class Decision:
         groups = {str(k): np.asarray(v, dtype=np.float64) for k, v in (data.get("groups") or {}).items()}
         return cls(rule=str(data["rule"]), values=np.asarray(data["values"], dtype=np.float64), groups=groups)
 
+    def check(self, n_labels: int) -> Decision:
+        """``self`` if it fits a label space of ``n_labels`` (a known rule, one finite value per label, for every
+        group too); else a ``ValueError`` saying what does not fit (a saved model edited by hand)."""
+        if self.rule not in ("thresholds", "argmax"):
+            raise ValueError(f"decision rule {self.rule!r} is neither thresholds nor argmax")
+        for group, values in {"": self.values, **self.groups}.items():
+            where = f" for group {group!r}" if group else ""
+            if values.shape != (n_labels,) or not np.isfinite(values).all():
+                raise ValueError(f"decision{where} has {values.size} values for {n_labels} labels, or a non-number")
+        return self
+
     @classmethod
     def default(cls, space: LabelSpace, rule: str) -> Decision:
         """Untuned decision: thresholds of 0.5, or arg-max without bias."""

@@ -13,7 +13,7 @@ from affectlab.langid import detect_language
 from affectlab.openstates.predictors import load_predictor
 from affectlab.openstates.predictors.base import LANGS, prepare
 from affectlab.openstates.predictors.embedded import HEADS_DIR
-from affectlab.text import as_texts
+from affectlab.text import as_texts, check_count
 
 
 @dataclass
@@ -39,6 +39,7 @@ def detect_open(
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
     unless given (English and Spanish are covered)."""
     items = as_texts(texts)
+    k = check_count("k", k) or 5
     langs = [lang or detect_language(text) for text in items]
     for text_lang in langs:
         if text_lang not in LANGS:
