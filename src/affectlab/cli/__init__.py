@@ -4,6 +4,7 @@ library function. Errors caused by input become one line on stderr and exit code
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ import typer.main
 from typer.core import TyperCommand, TyperGroup
 
 from affectlab.cli.output import print_error
-from affectlab.errors import AffectlabError
+from affectlab.errors import AffectlabError, Interrupted
 from affectlab.versions import __version__
 
 # Typer >= 0.20 carries its own copy of click, whose exceptions are not click's: catch both families.
@@ -110,6 +111,35 @@ def load_command(name: str) -> click.Command:
     return typer.main.get_group(holder).commands[name]
 
 
+_METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN"}
+
+
+def _option_type(option: Any, ctx: click.Context) -> str | None:
+    """What the help shows after an option: its metavar, nothing for a flag, else click's word for its type
+    (``<int range>`` -> INTEGER, ``<list[str]>`` -> TEXT, for a repeatable option)."""
+    if option.metavar is not None:
+        return str(option.metavar)
+    if option.is_flag:
+        return None
+    label = option.display_type(ctx).strip("<>").removesuffix(" range")
+    label = label.removeprefix("list[").removesuffix("]")
+    return _METAVARS.get(label, label.upper())
+
+
+def _click_style_help() -> None:
+    """Help in click's words (``--fast``, ``--top-k INTEGER``, ``texts...``) instead of the Python type labels
+    recent Typer prints (``--fast <bool>``, ``texts... <list[str]>``), which make a flag look as if it took a value.
+    Typer (0.29) has no setting for this, so its one hook for the label is replaced; on a Typer without the hook
+    (older releases print click's words already) nothing changes."""
+    core = typer.core
+    if hasattr(core.TyperOption, "display_type_rich"):
+        core.TyperOption.display_type_rich = _option_type  # type: ignore[method-assign]
+        core.TyperArgument.display_type_rich = lambda _argument, ctx: None  # type: ignore[method-assign]
+
+
+_click_style_help()
+
+
 class LazyGroup(TyperGroup):
     """The root group: its commands are placeholders carrying their summary until one is run (Click's "lazily
     loading subcommands" pattern), so ``affectlab detect`` does not import crowd-kit, Ray or torch, and
@@ -159,28 +189,44 @@ def _root(
     """Emotion and affect analysis of text in English, Ukrainian and Spanish."""
 
 
+EXIT_DONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
+"""The exit codes every command keeps: done, bad input (one ``error:`` line), interrupted by Ctrl-C (one
+``interrupted:`` line saying what was kept), output pipe closed by its reader (as a shell reports SIGPIPE); 1 only
+for a bug (a traceback)."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``affectlab`` script: run the app, turning input errors into exit code 2."""
+    """Entry point of the ``affectlab`` script: run the app and return its exit code (see :data:`EXIT_DONE`).
+
+    The command is invoked here rather than through Typer's own ``main``, whose non-standalone mode turns Ctrl-C
+    into a silent return value that changed meaning between Typer releases; so every exit code is decided in one
+    place, whatever Typer version is installed."""
+    command = typer.main.get_command(app)
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        app(args=argv, standalone_mode=False)
+        with command.make_context("affectlab", args) as ctx:
+            command.invoke(ctx)
     except AffectlabError as exc:
         print_error(str(exc))
-        return 2
+        return EXIT_BAD_INPUT
+    except Interrupted as exc:
+        print_error(str(exc), prefix="interrupted")
+        return EXIT_INTERRUPTED
+    except (KeyboardInterrupt, *_ABORTS):
+        print_error("stopped (Ctrl-C) before the command finished", prefix="interrupted")
+        return EXIT_INTERRUPTED
     except _EXITS as exc:
-        return int(getattr(exc, "exit_code", 0))
-    except _ABORTS:
-        print_error("aborted")
-        return 130
+        return int(getattr(exc, "exit_code", EXIT_DONE))
+    except BrokenPipeError:  # the reader went away (``affectlab ... | head``): no traceback, as a shell tool would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except _USAGE_ERRORS as exc:
         if hasattr(exc, "show"):
             exc.show()
         else:
             print_error(str(exc))
-        return int(getattr(exc, "exit_code", 2))
-    except KeyboardInterrupt:
-        print_error("interrupted")
-        return 130
-    return 0
+        return int(getattr(exc, "exit_code", EXIT_BAD_INPUT))
+    return EXIT_DONE
 
 
 if __name__ == "__main__":  # pragma: no cover

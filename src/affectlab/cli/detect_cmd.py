@@ -8,11 +8,11 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detectors import Detector
 from affectlab.detectors.detect import Detection, detect, get_detector, score_texts
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.io.outputs import check_output_file
 
 BAR_WIDTH = 24
 
@@ -20,7 +20,13 @@ BAR_WIDTH = 24
 def detect_command(
     texts: list[str] | None = typer.Argument(None, help="Texts to analyse (or use --input FILE)."),
     taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
-    context: list[str] | None = typer.Option(None, "--context", "-c", help="An earlier dialogue turn (repeatable)."),
+    context: list[str] | None = typer.Option(
+        None,
+        "--context",
+        "-c",
+        help="An earlier dialogue turn (repeatable). Read by --taxonomy emocontext and by saved models trained with "
+        "context; the ekman and goemotions heads read each text alone and refuse it.",
+    ),
     top_k: int | None = typer.Option(
         None, "--top-k", min=1, help="Keep at most K predicted labels per text (--open: terms per mask, default 5)."
     ),
@@ -39,7 +45,11 @@ def detect_command(
         'one gets "I feel <extra_id_0>." appended. English and Spanish.',
     ),
     lang: str | None = typer.Option(None, "--lang", help="With --open: en or es (default: detected)."),
-    as_json: bool = Json,
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print JSON: one object for one text, a list of objects for several, a summary for --input.",
+    ),
 ) -> None:
     """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
     if open_states:
@@ -48,8 +58,12 @@ def detect_command(
     if lang is not None:
         raise InputError("--lang applies only to --open")
     if input_file is not None:
+        _check_file_options(texts, context, top_k)
         if not input_file.is_file():
             raise DataNotFoundError(f"file {str(input_file)!r} does not exist")
+        if output_file is None:
+            raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
+        check_output_file(output_file, exists_ok=True)  # before the model loads; resuming is score_file's to judge
         detector = get_detector(model, taxonomy, fast)
         print_left_out(detector)
         _detect_file(input_file, output_file, text_col, detector, batch_size, as_json)
@@ -63,6 +77,16 @@ def detect_command(
         return
     for result in results:
         _print_detection(result)
+
+
+def _check_file_options(texts: list[str] | None, context: list[str] | None, top_k: int | None) -> None:
+    """With --input, options that apply only to texts on the command line are refused rather than ignored."""
+    if texts:
+        raise InputError("give texts on the command line or --input FILE, not both")
+    if context:
+        raise InputError("--context applies to texts on the command line, not to --input (each row is read alone)")
+    if top_k is not None:
+        raise InputError("--top-k applies to texts on the command line; --input writes every label's score")
 
 
 def _detect_open(
@@ -100,13 +124,11 @@ def _print_detection(result: Detection) -> None:
 
 
 def _detect_file(
-    input_file: Path, output_file: Path | None, text_col: str, detector: Detector, batch_size: int, as_json: bool
+    input_file: Path, output_file: Path, text_col: str, detector: Detector, batch_size: int, as_json: bool
 ) -> None:
     from affectlab.cli.output import file_progress
     from affectlab.io.batchfile import score_file
 
-    if output_file is None:
-        raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
     space = detector.label_space
 
     def predict(batch: list[str]) -> tuple[object, list[list[str]]]:

@@ -24,14 +24,14 @@ _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff
 _LONGEST_ERROR = 1000  # characters; a message quoting a 200,000-character cell keeps its start and its end
 
 
-def print_error(message: str) -> None:
-    """One line on stderr: ``error: <message>``, any line break or control character in it escaped, and the
-    middle of a very long one left out."""
+def print_error(message: str, prefix: str = "error") -> None:
+    """One line on stderr: ``error: <message>`` (or another ``prefix``), any line break or control character in it
+    escaped, and the middle of a very long one left out."""
     message = _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), message)
     if len(message) > _LONGEST_ERROR:
         left_out = len(message) - 800
         message = f"{message[:600]} ... ({left_out:,} characters left out) ... {message[-200:]}"
-    stderr.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    stderr.print(f"[bold red]{prefix}:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def print_left_out(detector: Any) -> None:

@@ -9,6 +9,7 @@ import typer
 from affectlab.cli.options import Json
 from affectlab.cli.output import file_progress, print_json, stdout
 from affectlab.errors import InputError
+from affectlab.io.outputs import check_output_dir
 
 
 def score_command(
@@ -32,6 +33,7 @@ def score_command(
     from affectlab.scale.score import input_files, score_local, score_ray
 
     files = input_files(input_path)
+    check_output_dir(output)
     if engine not in ("local", "ray"):
         raise InputError(f"--engine must be local or ray, not {engine!r}")
     if engine == "local" and (address or workers):

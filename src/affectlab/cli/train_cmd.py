@@ -24,6 +24,7 @@ from affectlab.datasets import resolve_dataset
 from affectlab.detectors import create_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.training import train_detector
+from affectlab.io.outputs import check_output_dir
 
 
 def train(
@@ -64,8 +65,8 @@ def train(
         spec, data = resolve_dataset(dataset, data_dir, options)
         if translator is not None or translate is not None:
             data = _translated(data, translator, translate, progress)
+        target = check_output_dir(out or Path("models") / f"{_file_name(model)}-{Path(spec.name).stem}")
         summary = train_detector(detector, spec, data, progress=progress)
-        target = out or Path("models") / f"{_file_name(model)}-{Path(spec.name).stem}"
         progress(f"saving to {target}")
         detector.save(target, extra={"training": summary})
     result = {"model": model, "out": str(target), **summary}

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.errors import ModelFileError
+from affectlab.io.outputs import check_output_dir
 
 FORMAT = "affectlab-model"
 FORMAT_VERSION = 1
@@ -48,7 +49,7 @@ def _config_digest(config: dict[str, Any]) -> str:
 def write_model_dir(directory: str | os.PathLike[str], config: dict[str, Any], arrays: dict[str, np.ndarray]) -> Path:
     """Write ``config`` and ``arrays`` to ``directory`` atomically (replacing an earlier model there); entries of
     ``arrays`` named ``file:PATH`` become the file ``PATH`` (see the module docstring)."""
-    target = Path(directory)
+    target = check_output_dir(directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not (target / CONFIG).is_file() and any(target.iterdir()):
         raise ModelFileError(f"{str(target)!r} exists and is not an affectlab model directory; not overwriting it")

@@ -27,8 +27,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from affectlab.errors import DataNotFoundError, InputError
+from affectlab.errors import DataNotFoundError, InputError, Interrupted
 from affectlab.io.jsonlines import json_object
+from affectlab.io.outputs import check_output_file, output_lock
+from affectlab.text import text_problem
 
 __all__ = ["INPUT_SUFFIXES", "OUTPUT_SUFFIXES", "ScoreProgress", "ScoreSummary", "score_file"]
 
@@ -99,7 +101,9 @@ def score_file(
     If an earlier run of the same call stopped part way (``predict`` raised, the process was killed), this call
     continues after the last complete batch, using the sidecar ``<output>.progress.json``. An existing output file
     that no unfinished run for this input, text column and labels left behind is never overwritten: that raises
-    :class:`InputError`, as does an input that is not UTF-8, not in its format or lacking ``text_col``.
+    :class:`InputError`, as does an input that is not UTF-8, not in its format or lacking ``text_col``, an output
+    folder that cannot be written, or an output that another run is writing (``<output>.lock``). Ctrl-C raises
+    :class:`~affectlab.errors.Interrupted`, saying how many rows are kept for the run that resumes.
     """
     started = time.monotonic()
     input_path, output_path = Path(input_path), Path(output_path)
@@ -107,7 +111,10 @@ def score_file(
     output_suffix = _suffix(output_path, OUTPUT_SUFFIXES, "output")
     _check_options(output_path, label_names, batch_size)
     identity = _input_identity(input_path, text_col, label_names)
-    with _open_input(input_path, input_suffix, batch_size, fixed_columns=output_suffix != ".jsonl") as source:
+    with (
+        output_lock(output_path),
+        _open_input(input_path, input_suffix, batch_size, fixed_columns=output_suffix != ".jsonl") as source,
+    ):
         layout = _output_layout(source, text_col, label_names, input_path)
         writer_type = _PartsWriter if output_suffix == ".parquet" else _AppendWriter
         sidecar = _Sidecar(output_path, identity, writer_type.unit)
@@ -133,6 +140,11 @@ def score_file(
                     f"{exc} ({kept} {output_path.name}, an unfinished run; after fixing the input, delete "
                     f"{output_path.name} and {sidecar.path.name} to start over)"
                 ) from None
+            except KeyboardInterrupt:
+                raise Interrupted(
+                    f"{rows_done:,} rows are kept in {output_path.name} ({sidecar.path.name} records how far the run "
+                    "got); run the same command again to resume"
+                ) from None
             writer.complete()
         sidecar.remove()
     return ScoreSummary(output_path, rows_done - rows_resumed, rows_resumed, bad_rows, time.monotonic() - started)
@@ -150,8 +162,7 @@ def _check_options(output_path: Path, label_names: Sequence[str], batch_size: in
         raise InputError(f"batch_size must be at least 1, got {batch_size}")
     if len(set(label_names)) != len(label_names):
         raise InputError(f"label names must be distinct: {', '.join(label_names)}")
-    if not output_path.parent.is_dir():
-        raise InputError(f"cannot write {str(output_path)!r}: the directory {str(output_path.parent)!r} does not exist")
+    check_output_file(output_path, exists_ok=True)  # an existing output is this run's to resume, or refused later
 
 
 def _input_identity(path: Path, text_col: str, label_names: Sequence[str]) -> dict[str, Any]:
@@ -334,7 +345,7 @@ class _Scored:
 
 
 def _score_batch(batch: list[_Row], text_col: str, predict: _Predict, n_labels: int) -> list[_Scored]:
-    problems = [problem or _text_problem(row.get(text_col)) for row, problem in batch]
+    problems = [problem or text_problem(row.get(text_col)) for row, problem in batch]
     todo = [i for i, problem in enumerate(problems) if not problem]
     results = {}
     if todo:  # a batch of nothing but bad rows must not reach predict
@@ -351,14 +362,6 @@ def _score_batch(batch: list[_Row], text_col: str, predict: _Predict, n_labels: 
         _Scored(row, results[i][0], list(results[i][1]), "") if i in results else _Scored(row, None, [], problems[i])
         for i, (row, _) in enumerate(batch)
     ]
-
-
-def _text_problem(text: Any) -> str:
-    if text is None:
-        return "missing text"
-    if not isinstance(text, str):
-        return f"text is a {type(text).__name__}, not a string"
-    return "" if text.strip() else "empty text"
 
 
 # ---- writing ----------------------------------------------------------------------------------------------------

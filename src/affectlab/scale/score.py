@@ -23,6 +23,8 @@ import numpy as np
 
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.extras import require
+from affectlab.io.outputs import check_output_dir
+from affectlab.text import text_problem
 
 SUFFIXES = (".parquet", ".csv")
 CPUS_PER_WORKER = 0.5
@@ -65,7 +67,7 @@ def score_local(
     """Score each file with :func:`affectlab.io.batchfile.score_file` into ``output/<stem>.parquet``."""
     from affectlab.io.batchfile import score_file
 
-    output.mkdir(parents=True, exist_ok=True)
+    check_output_dir(output).mkdir(parents=True, exist_ok=True)
     labels = detector.label_space.labels
     summaries = []
     for path in files:
@@ -86,7 +88,7 @@ class BatchScorer:
 
     def __call__(self, batch: Any) -> Any:
         texts = batch[self.text_col].tolist()
-        problems = [_problem(text) for text in texts]
+        problems = [text_problem(text) for text in texts]
         todo = [i for i, problem in enumerate(problems) if not problem]
         labels = self.detector.label_space.labels
         scores = np.full((len(texts), len(labels)), np.nan)
@@ -102,15 +104,6 @@ class BatchScorer:
         out["labels"] = names
         out["error"] = problems
         return out
-
-
-def _problem(text: Any) -> str:
-    """Why a row cannot be scored (the same reasons as the local engine), or ""."""
-    if text is None or (isinstance(text, float) and np.isnan(text)):
-        return "missing text"
-    if not isinstance(text, str):
-        return f"text is a {type(text).__name__}, not a string"
-    return "" if text.strip() else "empty text"
 
 
 def score_ray(
@@ -131,7 +124,7 @@ def score_ray(
     if not ray.is_initialized():  # a local instance gets the machine's CPUs
         ray.init(address=address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     ray.data.DataContext.get_current().execution_options.preserve_order = True  # rows come back in input order
-    output.mkdir(parents=True, exist_ok=True)
+    check_output_dir(output).mkdir(parents=True, exist_ok=True)
     summaries = []
     for path in files:
         if path.suffix.lower() == ".parquet":

@@ -22,7 +22,6 @@ is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 422), and t
 from __future__ import annotations
 
 import threading
-from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any
 
@@ -128,14 +127,11 @@ def create_app(
     taxonomies = TAXONOMIES if model == "default" else ("(the saved model's labels)",)
     running = threading.BoundedSemaphore(concurrency)
 
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> Any:
-        if preload:  # load once, before the first request (the heads are cached per process)
-            for taxonomy in TAXONOMIES if model == "default" else ("ekman",):
-                get_detector(model, taxonomy)
-        yield
+    if preload:  # load once, before the server starts: a bad model is one error line, not a failed lifespan
+        for taxonomy in TAXONOMIES if model == "default" else ("ekman",):
+            get_detector(model, taxonomy)
 
-    app = FastAPI(title="affectlab", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="affectlab", version=__version__,
                   description="Emotion and affect detection in English, Ukrainian and Spanish.")  # fmt: skip
 
     @app.exception_handler(RequestValidationError)

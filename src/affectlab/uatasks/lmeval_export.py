@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.errors import InputError
+from affectlab.io.outputs import check_output_dir
 from affectlab.uatasks import prompts
 from affectlab.uatasks.instances import TASKS, MCInstance
 
@@ -73,7 +74,7 @@ def export_lm_eval(
     A task without a few-shot split draws its shots from the test split, which the harness does leaving the
     current document out.
     """
-    root = Path(directory)
+    root = check_output_dir(directory)
     root.mkdir(parents=True, exist_ok=True)
     utils = root / "utils.py"
     utils.write_text(utils_source(), encoding="utf-8")
