@@ -105,7 +105,10 @@ def mean_pairwise_cohen_kappa(matrix: Any, level: Level = "nominal") -> float:
         shared = ~np.isnan(values[:, a]) & ~np.isnan(values[:, b])
         if shared.sum() < 2 or np.unique(values[shared][:, [a, b]]).size < 2:
             continue  # kappa is undefined for a pair that used a single value
-        kappas.append(cohen_kappa_score(values[shared, a], values[shared, b], labels=domain, weights=weights))
+        # category positions, not values: scikit-learn refuses fractional "labels" (2.5) as continuous targets,
+        # and its quadratic weights count positions in ``labels`` anyway
+        first, second = np.searchsorted(domain, values[shared, a]), np.searchsorted(domain, values[shared, b])
+        kappas.append(cohen_kappa_score(first, second, labels=np.arange(domain.size), weights=weights))
     if not kappas:
         raise UndefinedStatisticError("no annotator pair shares 2 units with more than one value between them")
     return float(np.mean(kappas))

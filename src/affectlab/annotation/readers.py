@@ -34,6 +34,10 @@ LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval")
 COLUMNS = ["item", "annotator", "label", "value"]
 DELIMITERS = {".csv": ",", ".tsv": "\t"}
 Source = str | Path | pd.DataFrame
+Scale = tuple[float, float]
+RATING_SCALE: Scale = (0, 3)
+"""The ratings accepted by default: BRIGHTER's and EmoBench-UA's intensities (0 none, 1 low, 2 moderate, 3 high),
+which include 0/1 presence; a file on another scale declares it (``scale=(1, 5)``, ``--scale 1-5``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +93,7 @@ def read_long(
     text_col: str | None = None,
     labels: Sequence[str] | None = None,
     level: Level | None = None,
+    scale: Scale | None = RATING_SCALE,
 ) -> Annotations:
     """Read the long layout: one row per (item, annotator, label[, value]).
 
@@ -97,7 +102,9 @@ def read_long(
     annotator who chose no label at all. With ``value_col`` each row carries its number, an empty value means
     "not rated", and questions without a row stay unrated. ``labels`` declares the label set (default: the
     labels found, sorted); a label outside it is an error. ``level`` defaults to ``nominal`` for 0/1 values
-    and ``ordinal`` otherwise. A column not named is found by its common names (:data:`COMMON_COLUMNS`).
+    and ``ordinal`` otherwise; below the ``interval`` level a rating must be a whole number. A rating outside
+    ``scale`` (default :data:`RATING_SCALE`, 0-3; None: any) is an error naming its row. A column not named is
+    found by its common names (:data:`COMMON_COLUMNS`).
     """
     table, name = read_table(source)
     item_col = find_column(table, "item", item_col, name)
@@ -110,7 +117,7 @@ def read_long(
     if value_col is None:
         frame, declared = _expand_presence(items, annotators, label_cells, labels, name)
     else:
-        values = numeric_column(table[value_col], value_col, name)
+        values = numeric_column(table[value_col], value_col, name, scale, whole=level != "interval")
         frame = pd.DataFrame({"item": items, "annotator": annotators, "label": label_cells, "value": values})
         _reject_blank(frame["label"], label_col, name)
         declared = _declared_labels(frame["label"], labels, name)
@@ -127,11 +134,12 @@ def read_wide(
     text_col: str | None = None,
     labels: Sequence[str] | None = None,
     level: Level | None = None,
+    scale: Scale | None = RATING_SCALE,
 ) -> Annotations:
     """Read the wide layout: one row per (item, label), one column of values per annotator.
 
     ``annotator_cols`` defaults to every column whose name starts with "Annotator" (any case). An empty cell
-    means that annotator did not rate the question, not 0. ``labels`` and ``level`` work as in
+    means that annotator did not rate the question, not 0. ``labels``, ``level`` and ``scale`` work as in
     :func:`read_long`; so does finding the item and label columns by their common names (EmoBench-UA's released
     file: ``text_id`` and ``emotion``).
     """
@@ -150,7 +158,7 @@ def read_wide(
         raise InputError(f"{name} data row {row + 1}: item {items[row]!r} has a second {label_cells[row]!r} row")
     frames = [
         pd.DataFrame({"item": items, "annotator": str(column), "label": label_cells}).assign(
-            value=numeric_column(table[column], str(column), name)
+            value=numeric_column(table[column], str(column), name, scale, whole=level != "interval")
         )
         for column in columns
     ]
@@ -270,14 +278,30 @@ def _reject_blank(cells: pd.Series, column_name: str, name: str) -> None:
         raise InputError(f"{name} data row {blank[0] + 1}: column {column_name!r} is empty")
 
 
-def numeric_column(column: pd.Series, column_name: str, name: str) -> np.ndarray:
-    """The column as floats, NaN for empty cells; any other non-number is an error."""
+def numeric_column(
+    column: pd.Series, column_name: str, name: str, scale: Scale | None = None, whole: bool = False
+) -> np.ndarray:
+    """The column as floats, NaN for empty cells; any other non-number is an error, and so is a rating outside
+    ``scale`` (low, high) or, with ``whole``, one with a fraction (categories cannot be 2.5)."""
     text = text_column(column)
     values = pd.to_numeric(text.where(text != ""), errors="coerce").to_numpy(dtype=float)
     bad = np.flatnonzero((text != "").to_numpy() & ~np.isfinite(values))
     if len(bad):
         row = int(bad[0])
         raise InputError(f"{name} data row {row + 1}: {text.iloc[row]!r} in column {column_name!r} is not a number")
+    with np.errstate(invalid="ignore"):
+        if whole and len(fractional := np.flatnonzero(np.isfinite(values) & (values % 1 != 0))):
+            row = int(fractional[0])
+            raise InputError(
+                f"{name} data row {row + 1}: rating {text.iloc[row]} in column {column_name!r} is not a whole number "
+                "(ratings are categories here; use the interval level for ratings with fractions)"
+            )
+        if scale is not None and len(outside := np.flatnonzero((values < scale[0]) | (values > scale[1]))):
+            row = int(outside[0])
+            raise InputError(
+                f"{name} data row {row + 1}: rating {text.iloc[row]} in column {column_name!r} is outside the scale "
+                f"{scale[0]:g}-{scale[1]:g} (declare another scale if the file uses one)"
+            )
     return values
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -106,6 +107,12 @@ Level = typer.Option(
     help=f"How values compare: {', '.join(LEVELS)} (default: nominal for 0/1 ratings, else ordinal).",
     show_default=False,
 )
+RatingScale = typer.Option(
+    "0-3",
+    "--scale",
+    help="Ratings allowed, LOW-HIGH (default: BRIGHTER's intensities 0-3, which include 0/1 presence); a rating "
+    "outside it is an error naming its row.",
+)
 Bootstrap = typer.Option(1000, "--bootstrap", help="Resamples of the items for the 95% intervals (0: none).")
 
 
@@ -126,6 +133,7 @@ def aggregate_command(
     annotator_cols: str | None = AnnotatorCols,
     labels: str | None = Labels,
     binarize_values: bool = Binarize,
+    scale: str = RatingScale,
     as_json: bool = Json,
 ) -> None:
     """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
@@ -136,7 +144,7 @@ def aggregate_command(
     with stage_progress(not as_json) as progress:
         ratings = _read_ratings(
             file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress,
+            binarize_values, progress, level=None, scale=_parse_scale(scale),
         )  # fmt: skip
         progress(f"fitting {method} on {len(ratings.items):,} items")
         aggregation = aggregate(ratings, method, min_confidence=min_confidence)
@@ -166,6 +174,7 @@ def agreement_command(
     annotator_cols: str | None = AnnotatorCols,
     labels: str | None = Labels,
     binarize_values: bool = Binarize,
+    scale: str = RatingScale,
     as_json: bool = Json,
 ) -> None:
     """Agreement between annotators, overall and per label, with 95% bootstrap intervals.
@@ -176,7 +185,7 @@ def agreement_command(
     with stage_progress(not as_json) as progress:
         ratings = _read_ratings(
             file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress,
+            binarize_values, progress, level=level, scale=_parse_scale(scale),
         )  # fmt: skip
         progress(f"agreement with {bootstrap:,} bootstrap resamples")
         report = agreement_report(ratings, level=level, n_bootstrap=bootstrap)
@@ -241,6 +250,7 @@ def report_command(
     annotator_cols: str | None = AnnotatorCols,
     labels: str | None = Labels,
     binarize_values: bool = Binarize,
+    scale: str = RatingScale,
 ) -> None:
     """Write report.md, a short report a dataset paper can cite, and agreement.png, alpha per label.
 
@@ -254,7 +264,7 @@ def report_command(
     with stage_progress() as progress:
         ratings = _read_ratings(
             file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress,
+            binarize_values, progress, level=level, scale=_parse_scale(scale),
         )  # fmt: skip
         progress(f"fitting {method} on {len(ratings.items):,} items")
         aggregation = aggregate(ratings, method, min_confidence=min_confidence)
@@ -292,6 +302,8 @@ def _read_ratings(
     labels: str | None,
     binarize_values: bool,
     progress: Callable[[str], None],
+    level: str | None = None,
+    scale: tuple[float, float] | None = None,
 ) -> Annotations:
     """The ratings file read in its layout, binarized if asked."""
     _check_choice("--layout", layout, LAYOUTS)
@@ -310,6 +322,8 @@ def _read_ratings(
             annotator_cols=_split_list("--annotator-cols", annotator_cols),
             text_col=text_col,
             labels=declared,
+            level=level,
+            scale=scale,
         )
     else:
         if annotator_cols is not None:
@@ -322,6 +336,8 @@ def _read_ratings(
             value_col=value_col,
             text_col=text_col,
             labels=declared,
+            level=level,
+            scale=scale,
         )
     return binarize(ratings) if binarize_values else ratings
 
@@ -347,6 +363,14 @@ def _guess_layout(file: Path, annotator_col: str | None, annotator_cols: str | N
         return "long"
     named = [column.strip().lower() for column in columns]
     return "wide" if any(name.startswith("annotator") and name != "annotator" for name in named) else "long"
+
+
+def _parse_scale(value: str) -> tuple[float, float]:
+    """``--scale LOW-HIGH`` (``0-3``, ``1-5``, ``-2-2``) as a pair of numbers."""
+    match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*", value)
+    if not match or float(match[1]) > float(match[2]):
+        raise InputError(f"--scale must be LOW-HIGH with LOW at most HIGH (e.g. 0-3 or 1-5), not {value!r}")
+    return float(match[1]), float(match[2])
 
 
 def _split_list(option: str, value: str | None) -> list[str] | None:
