@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import json
 import math
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -144,6 +146,16 @@ def test_unknown_split_lists_the_splits(data_dir: Path) -> None:
         load_task("lmes-low", data_dir, split="dev")
 
 
+@pytest.fixture
+def reachable_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A Hub endpoint that accepts connections (a loopback listener), so that the reachability check passes and
+    the (patched) ``datasets.load_dataset`` is what answers."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{listener.getsockname()[1]}")
+        yield
+
+
+@pytest.mark.usefixtures("reachable_hub")
 def test_hub_rows_map_like_the_published_csv(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
     import datasets
 
@@ -159,6 +171,7 @@ def test_hub_rows_map_like_the_published_csv(monkeypatch: pytest.MonkeyPatch, da
     assert requested == [(TASKS.get("up-titles-masked").hub_id, "train")]
 
 
+@pytest.mark.usefixtures("reachable_hub")
 def test_hub_ua_cbt_rows_are_few_shot_only_in_the_fewshot_split(
     monkeypatch: pytest.MonkeyPatch, data_dir: Path
 ) -> None:
@@ -177,6 +190,7 @@ def test_hub_ua_cbt_rows_are_few_shot_only_in_the_fewshot_split(
     assert not any(i.few_shot for i in test) and all(i.few_shot for i in fewshot)
 
 
+@pytest.mark.usefixtures("reachable_hub")
 def test_unreachable_hub_names_the_hub_id_and_the_local_alternative(monkeypatch: pytest.MonkeyPatch) -> None:
     import datasets
 

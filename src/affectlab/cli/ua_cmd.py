@@ -11,8 +11,9 @@ from rich import box
 from rich.table import Table
 
 from affectlab.cli.options import DataDir, Json
-from affectlab.cli.output import count_progress, print_json, stdout
-from affectlab.errors import AffectlabError, InputError
+from affectlab.cli.output import count_progress, print_json, stderr, stdout
+from affectlab.errors import AffectlabError, DataNotFoundError, InputError
+from affectlab.io.outputs import check_output_dir
 from affectlab.uatasks.instance_files import read_instances, write_instances
 from affectlab.uatasks.instances import TASKS, MCInstance
 
@@ -65,10 +66,14 @@ def generate_command(
         instances = generate_up_titles(articles, n=n, masked=task == "up-titles-masked", seed=seed)
         instances = [_with_few_shot(instance, few_shot) for instance in instances]
     write_instances(instances, out)
+    short = n is not None and len(instances) < n
+    note = f"asked for {n:,}, but the material gives only {len(instances):,} distinct {task} instances" if short else ""
     if as_json:
-        print_json({"task": task, "n": len(instances), "out": str(out), "seed": seed})
+        print_json({"task": task, "n": len(instances), "requested": n, "out": str(out), "seed": seed, "note": note})
     else:
         stdout.print(f"wrote {len(instances):,} {task} instances to {out}", highlight=False)
+        if note:
+            stderr.print(f"[yellow]note:[/] {note}", highlight=False)
 
 
 @app.command("eval")
@@ -142,6 +147,7 @@ def export_command(
     """Export tasks as lm-evaluation-harness tasks (`lm_eval --include_path DIR --tasks affectlab_...`)."""
     from affectlab.uatasks.lmeval_export import export_lm_eval
 
+    check_output_dir(directory)
     names = [name.strip() for name in tasks.split(",")] if tasks else list(TASKS)
     for name in names:
         TASKS.get(name)
@@ -165,6 +171,8 @@ def baselines_command(data_dir: Path | None = DataDir, as_json: bool = Json) -> 
     from affectlab.uatasks.baselines import all_baselines
 
     results = all_baselines(data_dir)
+    if all("skipped" in row for row in results.values()):  # nothing to show: an error, not an empty table
+        raise DataNotFoundError(next(iter(results.values()))["skipped"])
     if as_json:
         print_json(results)
         return

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -16,6 +18,8 @@ from affectlab.errors import DataNotFoundError
 DATA_DIR_ENV = "AFFECTLAB_DATA_DIR"
 CACHE_DIR_ENV = "AFFECTLAB_CACHE_DIR"
 DOWNLOAD_TIMEOUT_S = 60
+REACH_TIMEOUT_S = 5
+HUB_URL = "https://huggingface.co"
 
 
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None) -> Path | None:
@@ -63,3 +67,24 @@ def download(url: str, target: Path, hint: str = "") -> None:
             f"could not download {url} ({exc}); put a local copy at <data-dir>/{hint or target.name} "
             f"and pass --data-dir or set {DATA_DIR_ENV}"
         ) from None
+
+
+def check_reachable(url: str, needed: str, local_copy: str) -> None:
+    """Fail in seconds when ``url``'s host cannot be reached, before a library (``datasets``, the Hub client)
+    spends minutes retrying: a :class:`DataNotFoundError` names what was ``needed`` and where a local copy goes
+    (``local_copy``, under the data directory). Behind a proxy the connection is the proxy's to make, so no check."""
+    if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on") and url.startswith(HUB_URL):
+        reason = "HF_HUB_OFFLINE is set"
+    else:
+        parts = urllib.parse.urlsplit(url)
+        try:
+            socket.create_connection((parts.hostname, parts.port or 443), timeout=REACH_TIMEOUT_S).close()
+            return
+        except OSError as exc:
+            reason = f"{parts.hostname} cannot be reached: {exc.strerror or exc}"
+    raise DataNotFoundError(
+        f"could not download {needed} ({reason}); put a local copy at <data-dir>/{local_copy} and pass --data-dir "
+        f"or set {DATA_DIR_ENV}"
+    )

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from affectlab.datasets.sources import DATA_DIR_ENV, resolve_data_dir
+from affectlab.datasets.sources import DATA_DIR_ENV, HUB_URL, check_reachable, resolve_data_dir
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.uatasks.instances import TASKS, MCInstance, TaskInfo
 from affectlab.uatasks.titles import mask_numbers
@@ -168,6 +169,9 @@ def _load_hub(info: TaskInfo, split: str) -> list[MCInstance]:
     """The full dataset from the Hub (unverified: written from the paper, the MANIFEST and the authors' lm-eval
     configs, not against the live datasets). LMES and UA-CBT rows are written back in the artifact format, so one
     parser reads both sources; UP-Titles rows are mapped directly."""
+    endpoint = os.environ.get("HF_ENDPOINT", HUB_URL)
+    needed = f"{info.hub_id} split {HUB_SPLITS[split]!r} from the Hugging Face Hub"
+    check_reachable(endpoint, needed, f"{ROOT}/ (the published artifacts)")
     import datasets
 
     try:
