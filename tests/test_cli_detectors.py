@@ -46,7 +46,8 @@ def test_train_hf_then_eval_and_detect_the_saved_model(capsys, user_file: Path, 
     assert (out / "encoder" / "model.safetensors").is_file()
     code, stdout, err = run(capsys, "eval", "--model", out, "--dataset", user_file, "--split-col", "split", "--json")
     assert code == 0, err
-    assert json.loads(stdout)["model"] == "hf" and json.loads(stdout)["n"] == 15
+    record = json.loads(stdout)
+    assert record["model"] == "model" and record["model_kind"] == "hf" and record["n"] == 15
     code, stdout, err = run(capsys, "detect", "страшно боюся", "--model", out, "--json")
     assert code == 0, err
     assert {"fear", "joy", "none"} <= set(json.loads(stdout)["scores"])

@@ -102,7 +102,8 @@ def test_eval_default_fast_profile(capsys, tmp_path):
     path.write_text("text,label\nthank you so much!,gratitude\nwhat a great day,joy\n", encoding="utf-8")
     args = ["eval", "--model", "default", "--fast", "--dataset", str(path), "--json", "--bootstrap", "10"]
     assert main(args) == 0
-    assert json.loads(capsys.readouterr().out)["model"] == "tfidf-lr"
+    record = json.loads(capsys.readouterr().out)
+    assert record["model"] == "default --fast" and record["model_kind"] == "tfidf-lr"
 
 
 def test_fast_applies_only_to_the_default(capsys):

@@ -23,8 +23,9 @@ def list_datasets(as_json: bool = Json) -> None:
         print_json([spec.describe() for spec in specs])
         return
     table = Table(title="datasets")
-    for column in ("name", "labels", "languages", "primary metric", "title"):
-        table.add_column(column)
+    table.add_column("name", no_wrap=True, min_width=max(len(spec.name) for spec in specs))  # the names to type
+    for column in ("labels", "languages", "primary metric", "title"):
+        table.add_column(column, overflow="fold")
     for spec in specs:
         table.add_row(
             spec.name,

@@ -24,6 +24,7 @@ from affectlab.datasets import first_rows, resolve_dataset
 from affectlab.detectors import create_detector, is_model_dir, load_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
+from affectlab.evaluation.store import model_label
 from affectlab.evaluation.training import train_detector
 
 
@@ -103,7 +104,10 @@ def evaluate_command(
         result = evaluate(
             detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
         )
-        record = {**result.to_dict(), "model_ref": f"{model} --fast" if fast else model}
+        reference = f"{model} --fast" if fast else model
+        # one name for the model everywhere (table, --json, runs list): what the user passed, the kind beside it
+        record = {**result.to_dict(), "model": model_label({"model_ref": reference}), "model_kind": result.model,
+                  "model_ref": reference}  # fmt: skip
         if record_run:
             from affectlab.evaluation.store import RunStore
 
