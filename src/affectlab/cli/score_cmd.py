@@ -52,3 +52,6 @@ def score_command(
         return
     rows = sum(s["rows"] for s in summaries)
     stdout.print(f"scored {rows:,} rows of {len(files)} file(s) into {output} ({engine})", highlight=False)
+    kept = [Path(s["input"]).name for s in summaries if s.get("kept")]
+    if kept:
+        stdout.print(f"kept the outputs an earlier run finished for {', '.join(kept)}", highlight=False)

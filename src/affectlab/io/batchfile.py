@@ -32,7 +32,15 @@ from affectlab.io.jsonlines import json_object
 from affectlab.io.outputs import check_output_file, output_lock
 from affectlab.text import text_problem
 
-__all__ = ["INPUT_SUFFIXES", "OUTPUT_SUFFIXES", "ScoreProgress", "ScoreSummary", "score_file"]
+__all__ = [
+    "INPUT_SUFFIXES",
+    "OUTPUT_SUFFIXES",
+    "ScoreProgress",
+    "ScoreSummary",
+    "is_finished",
+    "progress_path",
+    "score_file",
+]
 
 csv.field_size_limit(2**31 - 1)  # texts may be long; the default 128 KiB limit would reject them
 
@@ -560,12 +568,23 @@ def _combine_parts(parts: list[Path], schema: pa.Schema, target: Path) -> None:
 # ---- resuming ---------------------------------------------------------------------------------------------------
 
 
+def progress_path(output: str | Path) -> Path:
+    """The sidecar ``<output>.progress.json`` that marks ``output`` as an unfinished run's."""
+    output = Path(output)
+    return output.with_name(f"{output.name}.progress.json")
+
+
+def is_finished(output: str | Path) -> bool:
+    """Whether ``output`` was written to the end by a run (it exists, and no sidecar marks it unfinished)."""
+    return Path(output).is_file() and not progress_path(output).exists()
+
+
 class _Sidecar:
     """``<output>.progress.json``: the input a run is for and how many rows (and bytes or parts) it has finished."""
 
     def __init__(self, output: Path, identity: dict[str, Any], unit: str) -> None:
         self._output, self._identity, self._unit = output, identity, unit
-        self.path = output.with_name(f"{output.name}.progress.json")
+        self.path = progress_path(output)
 
     def resume_point(self, writer_type: type[_AppendWriter] | type[_PartsWriter]) -> tuple[int, int]:
         """Rows done and writer position of an unfinished earlier run for this input; (0, 0) to start afresh."""

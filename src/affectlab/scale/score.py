@@ -64,16 +64,23 @@ def score_local(
     batch_size: int,
     progress: Callable[[Any], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Score each file with :func:`affectlab.io.batchfile.score_file` into ``output/<stem>.parquet``."""
-    from affectlab.io.batchfile import score_file
+    """Score each file with :func:`affectlab.io.batchfile.score_file` into ``output/<stem>.parquet``. A file whose
+    output an earlier run finished is kept as it is (``"kept": true``), so that running the same command again after
+    an interruption resumes with the file it stopped in."""
+    from affectlab.io.batchfile import is_finished, score_file
 
     check_output_dir(output).mkdir(parents=True, exist_ok=True)
     labels = detector.label_space.labels
     summaries = []
     for path in files:
+        if is_finished(output / f"{path.stem}.parquet"):
+            summaries.append({"input": str(path), "rows": 0, "bad_rows": 0, "kept": True})
+            continue
         summary = score_file(path, output / f"{path.stem}.parquet", lambda texts: predict_texts(detector, texts),
                              labels, text_col=text_col, batch_size=batch_size, progress=progress)  # fmt: skip
-        summaries.append({"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows)})
+        summaries.append(
+            {"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows), "kept": False}
+        )
     return summaries
 
 
