@@ -36,6 +36,8 @@ from schemathesis.checks import (
     unsupported_method,
 )
 
+from affectlab.text import text_problem
+
 LIMITS = {"max_batch": 8, "max_chars": 500}
 """The limits of the app under test: small, so that fuzzed batches stay cheap and often cross them (413)."""
 
@@ -72,8 +74,9 @@ def load_schema() -> Any:
     return schemathesis.openapi.from_asgi("/openapi.json", create_app(**LIMITS))
 
 
-TEXT = st.text(min_size=1, max_size=LIMITS["max_chars"]).filter(str.strip)
-"""Any non-blank Unicode text within the limit (Hypothesis leaves out lone surrogates)."""
+TEXT = st.text(min_size=1, max_size=LIMITS["max_chars"]).filter(lambda text: not text_problem(text))
+"""Any Unicode text within the limit that is not blank (whitespace, zero-width and control characters alone are
+refused like an empty text); Hypothesis leaves out lone surrogates."""
 MASKED = st.lists(st.text(max_size=80), min_size=1, max_size=4).map(
     lambda parts: " ".join(f"{part} <extra_id_{i}>" for i, part in enumerate(parts))
 )

@@ -73,7 +73,7 @@ def generate_command(
     else:
         stdout.print(f"wrote {len(instances):,} {task} instances to {out}", highlight=False)
         if note:
-            stderr.print(f"[yellow]note:[/] {note}", highlight=False)
+            stderr.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
 
 
 @app.command("eval")
