@@ -90,7 +90,12 @@ def test_sigint_during_detect_input_exits_130_saying_how_to_resume(tmp_path, suf
     output = tmp_path / f"scored{suffix}"
     command = [sys.executable, "-m", "affectlab", "detect", "--fast", "--input", source, "--output", output,
                "--batch-size", "100"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # as from a shell: Ctrl-C's default action, whatever an earlier test (Ray, uvicorn) left set in this process
+    # (a child whose SIGINT is ignored at start never gets Python's KeyboardInterrupt handler)
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
+    )
     sidecar = output.with_name(output.name + ".progress.json")
     deadline = time.monotonic() + 60
     while not (sidecar.exists() and json.loads(sidecar.read_text() or "{}").get("rows_done")):
