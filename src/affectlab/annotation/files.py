@@ -27,6 +27,7 @@ from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.readers import cell_text, numeric_column, read_table, require_columns, text_column
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
+from affectlab.io.outputs import check_output_file
 
 SUFFIXES = (".csv", ".tsv", ".jsonl")
 UNKNOWN_METHOD = "unknown"  # Aggregation.method of an aggregation read from a file
@@ -39,8 +40,7 @@ def output_suffix(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise InputError(f"{str(path)!r}: unsupported output file type {suffix!r} (use {', '.join(SUFFIXES)})")
-    if not Path(path).parent.is_dir():
-        raise InputError(f"cannot write {str(path)!r}: the directory {str(Path(path).parent)!r} does not exist")
+    check_output_file(path, exists_ok=True)  # an earlier aggregation there is replaced, atomically
     return suffix
 
 

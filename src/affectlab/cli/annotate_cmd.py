@@ -36,6 +36,7 @@ from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
+from affectlab.io.outputs import check_output_dir
 
 app = typer.Typer(
     help="Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",
@@ -258,8 +259,7 @@ def report_command(
     """
     _check_choice("--method", method, METHODS)
     _check_agreement_options(level, bootstrap)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {str(out)!r} is a file, not a directory")
+    check_output_dir(out)
     command = _command_line(context)
     with stage_progress() as progress:
         ratings = _read_ratings(
