@@ -20,6 +20,7 @@ alone, with its own decision, is the fast profile.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -94,7 +95,7 @@ def fast_profile(model: Detector, head: str) -> Detector:
         return model.with_members(lambda member: fast_profile(member, head))
     if not isinstance(model, EnsembleDetector) or model.fast_decision_ is None:
         raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
-    member = model.members_[FAST_MEMBER]
+    member = copy.copy(model.members_[FAST_MEMBER])  # the ensemble's own member keeps its decision
     member.decision_ = model.fast_decision_
     return member
 

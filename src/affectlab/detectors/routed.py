@@ -12,6 +12,7 @@ the member weights and the thresholds (label priors differ a lot between the dat
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +40,7 @@ class LanguageRoutedDetector(Detector):
             raise InputError("the fallback language must be one of the routed languages")
         self._members: dict[str, Detector] = {}
         self._pending: dict[str, Callable[[], Detector]] = {}
+        self._building = threading.RLock()  # threads predicting at once must not build a member twice or half
 
     @property
     def members_(self) -> dict[str, Detector]:
@@ -48,10 +50,12 @@ class LanguageRoutedDetector(Detector):
         return self._members
 
     def member(self, lang: str) -> Detector:
-        """The member for ``lang`` (built now if it was not yet)."""
-        if lang in self._pending:
-            self._members[lang] = self._pending.pop(lang)()
-        return self._members[lang]
+        """The member for ``lang`` (built now if it was not yet; one thread builds it while the others wait)."""
+        with self._building:
+            if lang in self._pending:
+                self._members[lang] = self._pending[lang]()
+                del self._pending[lang]
+            return self._members[lang]
 
     @property
     def reads_context(self) -> bool:

