@@ -11,7 +11,7 @@ import pytest
 
 import affectlab
 from affectlab.detectors import load_detector
-from affectlab.detectors.detect import get_detector
+from affectlab.detectors.resolve import resolve_detector
 
 SAVED = Path(__file__).parent / "fixtures" / "saved_models_0.1.0"
 EXPECTED = json.loads((SAVED / "expected.json").read_text(encoding="utf-8"))
@@ -43,7 +43,7 @@ def test_a_shipped_head_gives_what_it_gave_when_recorded(head):
     taxonomy, _, profile = head.partition("-")
     if not profile:
         skip_without_torch(taxonomy)
-    detector = get_detector("default", taxonomy, fast=profile == "fast")
+    detector = resolve_detector("default", taxonomy, fast=profile == "fast")
     np.testing.assert_allclose(detector.predict_proba(EXPECTED["probes"]), EXPECTED["shipped_heads"][head], atol=1e-6)
 
 

@@ -33,8 +33,10 @@ def detect_open(texts: Any, **options: Any) -> list[Any]:
     return _detect_open(texts, **options)
 
 
-def load_detector(model: str = "default", taxonomy: str = "ekman") -> Detector:
-    """The default head for ``taxonomy`` or a saved detector directory (``fit / predict_proba / predict``)."""
-    from affectlab.detectors.detect import get_detector
+def load_detector(model: Any = "default", taxonomy: str = "ekman", fast: bool = False) -> Detector:
+    """The default head for ``taxonomy`` (``fast``: its n-gram profile) or a saved detector's folder, loaded once per
+    process (``fit / predict_proba / predict``); pass it to :func:`detect` as ``model=`` to reuse it. See
+    :func:`affectlab.detectors.resolve.resolve_detector`."""
+    from affectlab.detectors.resolve import resolve_detector
 
-    return get_detector(model, taxonomy)
+    return resolve_detector(model, taxonomy, fast)

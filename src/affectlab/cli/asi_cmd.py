@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import typer
 
 from affectlab.cli.options import DataDir, Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
+from affectlab.openstates.predictors import resolve_predictor
 
 app = typer.Typer(
     help="Open-ended affective states (MASIVE): collect masked data, train, evaluate, fixed-label evaluation.",
@@ -124,24 +124,6 @@ LLMBaseUrl = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoi
 K = typer.Option(5, "--k", min=1, max=10, help="Terms ranked per mask.")
 
 
-def _predictor(model: str, llm_base_url: str | None) -> Any:
-    from affectlab.openstates.predictors import load_predictor
-
-    if model.startswith("llm:"):
-        from affectlab.openstates.predictors.prompted import LLMStatePredictor
-
-        return LLMStatePredictor(model.removeprefix("llm:"), base_url=llm_base_url)
-    if llm_base_url:
-        raise InputError("--llm-base-url applies only to --model llm:NAME")
-    if model == "default":
-        from affectlab.openstates.predictors.embedded import HEADS_DIR
-
-        return load_predictor(HEADS_DIR)
-    if not Path(model).is_dir():
-        raise InputError(f"{model!r} is neither 'default', llm:NAME nor a saved predictor directory")
-    return load_predictor(model)
-
-
 @app.command("train")
 def train_command(
     model: str = typer.Argument(..., help="seq2seq:PATH (a local T5/mT5 directory to fine-tune)."),
@@ -204,7 +186,7 @@ def eval_command(
         raise InputError(f"{data} has no {split} records")
     with stage_progress(not as_json) as progress:
         progress("loading the predictor")
-        predictor = _predictor(model, llm_base_url)
+        predictor = resolve_predictor(model, llm_base_url)
         embedder = None if similarity_model == "none" else default_embedder(similarity_model)
         progress(f"predicting {len(records):,} posts")
         result = evaluate_open(predictor, records, k, embedder)
@@ -258,7 +240,7 @@ def fixed_label_command(
         if split not in data:
             raise InputError(f"{dataset} has no {split} split (splits: {', '.join(data)})")
         rows = first_rows(data, split, limit)[split] if limit else data[split]
-        predictor = _predictor(model, None)
+        predictor = resolve_predictor(model)
         progress(f"ranking label words for {len(rows):,} texts")
         report = {"model": model, "split": split, **fixed_label_eval(predictor, dataset, rows, k, spec.label_space)}
     if as_json:

@@ -10,7 +10,8 @@ from rich.table import Table
 
 from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detectors import Detector
-from affectlab.detectors.detect import Detection, detect, get_detector, score_texts
+from affectlab.detectors.detect import Detection, detect, score_texts
+from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.io.outputs import check_output_file
 
@@ -64,14 +65,15 @@ def detect_command(
         if output_file is None:
             raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
         check_output_file(output_file, exists_ok=True)  # before the model loads; resuming is score_file's to judge
-        detector = get_detector(model, taxonomy, fast)
+        detector = resolve_detector(model, taxonomy, fast)
         print_left_out(detector)
         _detect_file(input_file, output_file, text_col, detector, batch_size, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
-    print_left_out(get_detector(model, taxonomy, fast))
-    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=model, fast=fast)
+    detector = resolve_detector(model, taxonomy, fast)
+    print_left_out(detector)
+    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=detector)
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return

@@ -21,7 +21,8 @@ from affectlab.cli.options import (
 )
 from affectlab.cli.output import print_json, print_left_out, print_scores, stage_progress
 from affectlab.datasets import first_rows, resolve_dataset
-from affectlab.detectors import create_detector, is_model_dir, load_detector
+from affectlab.detectors import create_detector, is_model_dir
+from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.store import model_label
@@ -83,15 +84,15 @@ def evaluate_command(
     with stage_progress(not as_json) as progress:
         training = None
         if model == "default":
-            from affectlab.detectors.default import head_for, load_default
+            from affectlab.detectors.default import head_for
 
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options)
-            detector = load_default(head_for(spec.label_space), fast=fast)
+            detector = resolve_detector("default", head_for(spec.label_space), fast)
             print_left_out(detector)
         elif is_model_dir(model):
             progress(f"loading model {model}")
-            detector = load_detector(model)
+            detector = resolve_detector(model)
             progress(f"loading {dataset}")
             spec, data = resolve_dataset(dataset, data_dir, options, label_space=detector.label_space)
         else:

@@ -39,9 +39,9 @@ def score_command(
     if engine == "local" and (address or workers):
         raise InputError("--address and --workers apply only to --engine ray")
     if engine == "local":
-        from affectlab.detectors.detect import get_detector
+        from affectlab.detectors.resolve import resolve_detector
 
-        detector = get_detector(model, taxonomy, fast)
+        detector = resolve_detector(model, taxonomy, fast)
         with file_progress(not as_json) as progress:
             summaries = score_local(files, output, detector, text_col, batch_size, progress)
     else:

@@ -86,6 +86,8 @@ class Detector:
         self.params: dict[str, Any] = {**self.defaults, **params}
         self.label_space_: LabelSpace | None = None
         self.decision_: Decision | None = None
+        self.source_: str | None = None
+        """How messages name this detector ("the default ekman head"); set by the resolver that loaded it."""
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if self.defaults.get(k) != v}

@@ -3,14 +3,14 @@ case in one call and no configuration."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from affectlab.detectors import Detector, Inputs, is_model_dir, load_detector
+from affectlab.detectors import Detector, Inputs
+from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
@@ -37,23 +37,11 @@ class Detection:
         return out
 
 
-def get_detector(model: str | os.PathLike[str] = "default", taxonomy: str = "ekman", fast: bool = False) -> Detector:
-    """The shipped default head for ``taxonomy`` (``fast``: its n-gram member only), or a saved detector."""
-    if str(model) == "default":
-        from affectlab.detectors.default import load_default
-
-        return load_default(taxonomy, fast)
-    if not is_model_dir(str(model)):
-        raise InputError(f"{str(model)!r} is neither 'default' nor a saved model directory")
-    return load_detector(model)
-
-
-def context_not_read(model: str | os.PathLike[str], taxonomy: str) -> str:
-    """Why a context given to ``model`` would be ignored, as one line."""
-    which = f"the default {taxonomy} head" if str(model) == "default" else f"the model {str(model)!r}"
+def context_not_read(detector: Detector) -> str:
+    """Why a context given to ``detector`` would be ignored, as one line."""
     return (
-        f"{which} reads each text alone, so the context would be ignored: earlier dialogue turns are read by the "
-        "emocontext taxonomy and by models trained with context"
+        f"{describe_model(detector)} reads each text alone, so the context would be ignored: earlier dialogue turns "
+        "are read by the emocontext taxonomy and by models trained with context"
     )
 
 
@@ -62,11 +50,12 @@ def detect(
     taxonomy: str = "ekman",
     context: Sequence[str] | None = None,
     top_k: int | None = None,
-    model: str | os.PathLike[str] = "default",
+    model: ModelRef = "default",
     fast: bool = False,
 ) -> list[Detection]:
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
-    (``ekman``, ``goemotions``, ``emocontext``) or the saved detector ``model``.
+    (``ekman``, ``goemotions``, ``emocontext``), or with ``model``: a detector object, or a saved detector's folder
+    (loaded once per process: :func:`~affectlab.detectors.resolve.resolve_detector`).
 
     ``context`` gives earlier dialogue turns as a list of str (the same for every text; EmoContext reads the last
     two); a detector that reads texts alone (the default ``ekman`` and ``goemotions`` heads) refuses it rather than
@@ -78,9 +67,9 @@ def detect(
     items = as_texts(texts)
     turns = as_context(context)
     top_k = check_count("top_k", top_k)
-    detector = get_detector(model, taxonomy, fast)
+    detector = resolve_detector(model, taxonomy, fast)
     if turns and not detector.reads_context:
-        raise InputError(context_not_read(model, taxonomy))
+        raise InputError(context_not_read(detector))
     contexts = [turns] * len(items)
     scores, predicted = score_texts(detector, items, contexts)
     space = detector.label_space

@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from affectlab.errors import InputError
 from affectlab.langid import detect_language
-from affectlab.openstates.predictors import load_predictor
+from affectlab.openstates.predictors import resolve_predictor
 from affectlab.openstates.predictors.base import LANGS, prepare
-from affectlab.openstates.predictors.embedded import HEADS_DIR
 from affectlab.text import as_texts, check_count
 
 
@@ -33,11 +31,12 @@ class OpenDetection:
 
 
 def detect_open(
-    texts: str | Sequence[str], lang: str | None = None, k: int = 5, model: str | os.PathLike[str] = "default"
+    texts: str | Sequence[str], lang: str | None = None, k: int = 5, model: Any = "default"
 ) -> list[OpenDetection]:
     """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
-    unless given (English and Spanish are covered)."""
+    unless given (English and Spanish are covered). ``model`` is ``"default"``, a saved predictor's folder or a
+    predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`)."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
     langs = [lang or detect_language(text) for text in items]
@@ -45,9 +44,7 @@ def detect_open(
         if text_lang not in LANGS:
             raise InputError(f"open affective states cover {', '.join(LANGS)}, not {text_lang!r} (give --lang)")
     prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
-    if str(model) == "default":
-        model = HEADS_DIR
-    ranked = load_predictor(model).predict(prepared, langs, k=k)
+    ranked = resolve_predictor(model).predict(prepared, langs, k=k)
     return [
         OpenDetection(text, text_lang, [[t.to_dict() for t in mask] for mask in masks])
         for text, text_lang, masks in zip(items, langs, ranked, strict=True)

@@ -88,9 +88,9 @@ class BatchScorer:
     """A Ray Data ``map_batches`` callable: loads the detector once (per worker), scores pandas batches."""
 
     def __init__(self, model: str, taxonomy: str, fast: bool, text_col: str) -> None:
-        from affectlab.detectors.detect import get_detector
+        from affectlab.detectors.resolve import resolve_detector
 
-        self.detector = get_detector(model, taxonomy, fast)
+        self.detector = resolve_detector(model, taxonomy, fast)
         self.text_col = text_col
 
     def __call__(self, batch: Any) -> Any:

@@ -32,6 +32,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 
+from affectlab.detectors.base import Detector
+from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.errors import AffectlabError
 from affectlab.versions import __version__
 
@@ -111,25 +113,62 @@ def _texts(request: DetectRequest | OpenRequest, max_batch: int, max_chars: int)
     return texts
 
 
+class ServedModels:
+    """What the service serves, each resolved once and held: the default's head per taxonomy (or the one detector
+    of a saved folder or object, whatever the request's taxonomy) and the open-state predictor."""
+
+    def __init__(self, model: ModelRef) -> None:
+        from affectlab.detectors.default import TAXONOMIES
+
+        self._model = model
+        self._default = isinstance(model, str) and model == "default"
+        self.taxonomies = TAXONOMIES if self._default else ("(the saved model's labels)",)
+        self.name = "default" if self._default else (model.name if isinstance(model, Detector) else str(model))
+        self._detectors: dict[str, Detector] = {}
+        self._open: Any = None
+        self._lock = threading.Lock()
+
+    def load_all(self) -> None:
+        """Resolve everything served now."""
+        for taxonomy in self.taxonomies if self._default else ("",):
+            self.detector(taxonomy)
+        self.open_predictor()
+
+    def detector(self, taxonomy: str) -> Detector:
+        """The detector that answers ``taxonomy`` (an unknown one is the resolver's one-line error)."""
+        key = taxonomy if self._default else ""
+        with self._lock:
+            if key not in self._detectors:
+                self._detectors[key] = resolve_detector(self._model, taxonomy or "ekman")
+            return self._detectors[key]
+
+    def open_predictor(self) -> Any:
+        """The embedded open-state predictor behind ``/v1/open``."""
+        from affectlab.openstates.predictors import resolve_predictor
+
+        with self._lock:
+            if self._open is None:
+                self._open = resolve_predictor("default")
+            return self._open
+
+
 def create_app(
-    model: str = "default",
+    model: ModelRef = "default",
     max_batch: int = MAX_BATCH,
     max_chars: int = MAX_CHARS,
     preload: bool = True,
     concurrency: int = CONCURRENCY,
 ) -> FastAPI:
-    """The service for the detector ``model`` (``default`` or a saved model directory), running at most
-    ``concurrency`` detections at once."""
-    from affectlab.detectors.default import TAXONOMIES
-    from affectlab.detectors.detect import detect, get_detector
+    """The service for ``model`` (``default``, a saved model's folder or a detector object), running at most
+    ``concurrency`` detections at once. What it serves is resolved once, here (``preload``; else at the first
+    request that needs it) and held by the app: no request loads a model."""
+    from affectlab.detectors.detect import detect
     from affectlab.openstates.detect import detect_open
 
-    taxonomies = TAXONOMIES if model == "default" else ("(the saved model's labels)",)
+    served = ServedModels(model)
+    if preload:  # before the server starts: a bad model is one error line, not a failed start
+        served.load_all()
     running = threading.BoundedSemaphore(concurrency)
-
-    if preload:  # load once, before the server starts: a bad model is one error line, not a failed lifespan
-        for taxonomy in TAXONOMIES if model == "default" else ("ekman",):
-            get_detector(model, taxonomy)
 
     app = FastAPI(title="affectlab", version=__version__,
                   description="Emotion and affect detection in English, Ukrainian and Spanish.")  # fmt: skip
@@ -158,23 +197,24 @@ def create_app(
 
     @app.get("/v1/models")
     def models() -> dict[str, Any]:
-        return {"model": model, "taxonomies": list(taxonomies), "open_languages": ["en", "es"],
+        return {"model": served.name, "taxonomies": list(served.taxonomies), "open_languages": ["en", "es"],
                 "limits": {"max_batch": max_batch, "max_chars": max_chars, "concurrency": concurrency}}  # fmt: skip
 
     @app.post("/v1/detect", responses=ERRORS)
     def detect_endpoint(request: DetectRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
+        detector = served.detector(request.taxonomy)
         with running:
             results = detect(
-                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=model
+                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=detector
             )
-        return {"model": model, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
+        return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
 
     @app.post("/v1/open", responses=ERRORS)
     def open_endpoint(request: OpenRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
         with running:
-            results = detect_open(texts, lang=request.lang, k=request.k)
+            results = detect_open(texts, lang=request.lang, k=request.k, model=served.open_predictor())
         return {"results": [r.to_dict() for r in results]}
 
     @app.get("/", response_class=HTMLResponse)

@@ -13,10 +13,35 @@ Saved predictors are directories with ``open_states.json`` naming their kind.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
-from affectlab.errors import ModelFileError
+from affectlab.errors import InputError, ModelFileError
+from affectlab.io.loaded import FolderCache
 from affectlab.openstates.predictors.base import CONFIG, StatePredictor
+
+
+def resolve_predictor(model: Any = "default", llm_base_url: str | None = None) -> StatePredictor:
+    """The one resolver of an open-state predictor reference: a predictor object (used as it is), ``"default"``
+    (the embedded predictor shipped in the package), ``llm:NAME`` (prompted at ``llm_base_url``, or a local causal
+    LM directory) or a saved predictor's folder. Folders are loaded once per process, per path and content."""
+    if not isinstance(model, str | os.PathLike):
+        return model  # a predictor object
+    name = str(model)
+    if name.startswith("llm:"):
+        from affectlab.openstates.predictors.prompted import LLMStatePredictor
+
+        return LLMStatePredictor(name.removeprefix("llm:"), base_url=llm_base_url)
+    if llm_base_url:
+        raise InputError("--llm-base-url applies only to --model llm:NAME")
+    if name == "default":
+        from affectlab.openstates.predictors.embedded import HEADS_DIR
+
+        return SAVED.get(HEADS_DIR)
+    if not Path(name).is_dir():
+        raise InputError(f"{name!r} is neither 'default', llm:NAME nor a saved predictor directory")
+    return SAVED.get(name)
 
 
 def load_predictor(directory: str | Path) -> StatePredictor:
@@ -35,3 +60,7 @@ def load_predictor(directory: str | Path) -> StatePredictor:
 
         return EmbeddedStatePredictor.load(directory)
     raise ModelFileError(f"{path}: unknown predictor kind {kind!r}")
+
+
+SAVED: FolderCache[StatePredictor] = FolderCache(load_predictor)
+"""Saved predictors loaded in this process, by folder and content."""
