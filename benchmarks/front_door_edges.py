@@ -64,7 +64,6 @@ def cli(*args: object) -> list[str]:
 
 
 API_RUN = """import affectlab, affectlab.errors
-from affectlab.detectors import load_detector
 try:
     {code}
 except Exception as exc:
@@ -225,12 +224,12 @@ def cases(work: Path) -> list[Case]:
         Case(
             "bad text",
             "`load_detector(DIR).predict_proba(None)`",
-            api(f"load_detector({str(model)!r}).predict_proba(None)"),
+            api(f"affectlab.load_detector({str(model)!r}).predict_proba(None)"),
         ),
         Case(
             "bad text",
             "saved decision of the wrong length (checksums recomputed)",
-            api(f"load_detector({str(edited)!r}).predict(['I am so happy'])"),
+            api(f"affectlab.load_detector({str(edited)!r}).predict(['I am so happy'])"),
         ),
         Case(
             "ignored",

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors import load_detector
+from affectlab.detectors import read_detector
 from affectlab.detectors.default import load_default
 from affectlab.metrics.classification import macro_f1
 
@@ -27,7 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     spec, data = resolve_dataset("goemotions", args.data_dir)
     test = data["test"]
-    fp32 = load_detector(args.fp32)
+    fp32 = read_detector(args.fp32)
     int8 = load_default("goemotions").members_[2]
     int8.decision_ = fp32.decision_
     p32, p8 = fp32.predict_proba(test), int8.predict_proba(test)

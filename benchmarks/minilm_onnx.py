@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors import load_detector
+from affectlab.detectors import read_detector
 from affectlab.detectors.onnx_hf import export_hf
 from affectlab.metrics.classification import macro_f1
 from affectlab.metrics.thresholds import fit_decision
@@ -45,7 +45,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tree = worktree(args.before, Path(tmp))
         try:
-            member = load_detector(tree / "src/affectlab/detectors/default_heads/goemotions").members_[2]
+            member = read_detector(tree / "src/affectlab/detectors/default_heads/goemotions").members_[2]
             exported = export_hf(member, Path(tmp) / "onnx")
             size = sum(p.stat().st_size for p in (Path(tmp) / "onnx").rglob("*") if p.is_file())
         finally:

@@ -10,7 +10,7 @@ import pytest
 from scipy.special import expit
 
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import create_detector, read_detector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, GOEMOTIONS
 from tiny_models import save_tiny_e5
@@ -105,7 +105,7 @@ def test_embedding_lr_serves_a_fine_tuned_head_and_saves_it(exported, texts, tmp
     expected = expit(OnnxEncoder(exported).encode(texts) @ weight.T + bias)
     np.testing.assert_allclose(detector.predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
     detector.save(tmp_path / "model")
-    np.testing.assert_allclose(load_detector(tmp_path / "model").predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(read_detector(tmp_path / "model").predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
 
 
 def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):
@@ -136,5 +136,5 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
     assert model.members_[0].params["head"] == "ekman" and summary["n_dev"] == 249
     model.save(tmp_path / "ekman")
     texts = ["Мені дуже страшно", "Я так чекала на цей день!"]
-    np.testing.assert_allclose(load_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
-    assert fast_profile(load_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"
+    np.testing.assert_allclose(read_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
+    assert fast_profile(read_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"

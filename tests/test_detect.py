@@ -66,9 +66,15 @@ def test_any_iterable_of_texts_is_accepted(saved_model):
     assert [r.text for r in results] == ["Мені страшно", "Ого!"]
 
 
-def test_long_text_is_read_and_says_so(saved_model):
-    [result] = affectlab.detect("Я так чекала на цей день! " * 5000, model=saved_model)
-    assert result.labels and result.notes and "first" in result.notes[0]
+def test_long_text_is_read_and_says_so():
+    [result] = affectlab.detect("Я так чекала на цей день! " * 5000)
+    assert result.labels and result.notes and "first 2000 characters were read by the encoder" in result.notes[0]
+
+
+def test_a_model_without_an_encoder_reads_all_of_a_long_text_and_notes_nothing(saved_model):
+    for model, fast in ((saved_model, False), ("default", True)):
+        [result] = affectlab.detect("Я так чекала на цей день! " * 5000, model=model, fast=fast)
+        assert result.labels and not result.notes
 
 
 def test_cli_json_is_one_object_per_text(capsys, saved_model):

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import affectlab
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import create_detector, read_detector
 from affectlab.errors import (
     AffectlabError,
     ArgumentTypeError,
@@ -208,7 +208,7 @@ def test_a_parameter_scikit_learn_refuses_is_one_line(data_dir, value):
 
 def test_predict_proba_of_none_is_a_type_error_saying_what_is_accepted(saved_model):
     with pytest.raises(TextTypeError, match="must be a str, a list of str"):
-        load_detector(saved_model).predict_proba(None)
+        read_detector(saved_model).predict_proba(None)
 
 
 def test_a_saved_decision_of_the_wrong_length_is_refused_on_load(tmp_path, saved_model):
@@ -219,7 +219,7 @@ def test_a_saved_decision_of_the_wrong_length_is_refused_on_load(tmp_path, saved
     config = {k: v for k, v in config.items() if k not in ("format", "format_version", "arrays_sha256")}
     write_model_dir(tmp_path / "edited", config, arrays)  # checksums recomputed: only the content is wrong
     with pytest.raises(ModelFileError, match="decision has 6 values for 7 labels"):
-        load_detector(tmp_path / "edited")
+        read_detector(tmp_path / "edited")
 
 
 # ---- nothing silently ignored ------------------------------------------------------------------------------------

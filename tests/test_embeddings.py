@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import create_detector, read_detector
 from affectlab.encoders.cache import EmbeddingCache, embed_with_cache, text_key
 from affectlab.encoders.sentence import MAX_CHARS, embed, embedding_cache, get_encoder
 from affectlab.langid import detect_language
@@ -76,7 +76,7 @@ def test_embedding_and_ensemble_round_trip(emobench_slice, tmp_path):
         probs = model.predict_proba(test)
         assert probs.shape == (60, 7)
         model.save(tmp_path / name)
-        np.testing.assert_allclose(load_detector(tmp_path / name).predict_proba(test), probs, atol=1e-6)
+        np.testing.assert_allclose(read_detector(tmp_path / name).predict_proba(test), probs, atol=1e-6)
 
 
 def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
@@ -102,7 +102,7 @@ def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_d
     np.testing.assert_allclose(probs[0], uk.predict_proba(texts[:1])[0])
     np.testing.assert_allclose(probs[1:], en.predict_proba(texts[1:]))
     router.save(tmp_path / "r")
-    loaded = load_detector(tmp_path / "r")
+    loaded = read_detector(tmp_path / "r")
     np.testing.assert_allclose(loaded.predict_proba(texts), probs)
     np.testing.assert_array_equal(loaded.predict(texts), router.predict(texts))
 

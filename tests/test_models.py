@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors import MODELS, create_detector, detector_class, load_detector
+from affectlab.detectors import MODELS, create_detector, detector_class, read_detector
 from affectlab.detectors.serialization import ARRAYS, CONFIG
 from affectlab.errors import InputError, ModelFileError, UnknownNameError
 
@@ -39,7 +39,7 @@ def test_multilabel_protocol_and_round_trip(name, emobench, tmp_path):
     assert predicted.sum(axis=1).min() >= 1  # every text gets at least one label
     model.save(tmp_path / "m")
     assert sorted(p.name for p in (tmp_path / "m").iterdir()) == [ARRAYS, CONFIG]
-    loaded = load_detector(tmp_path / "m")
+    loaded = read_detector(tmp_path / "m")
     assert type(loaded) is type(model) and loaded.label_space == space
     np.testing.assert_array_equal(loaded.predict_proba(test), probs)
     np.testing.assert_array_equal(loaded.predict(test), predicted)
@@ -53,7 +53,7 @@ def test_single_label_probabilities_sum_to_one(name, emocontext, tmp_path):
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-6)
     assert (model.predict(test).sum(axis=1) == 1).all()
     model.save(tmp_path / "m")
-    np.testing.assert_allclose(load_detector(tmp_path / "m").predict_proba(test), probs)
+    np.testing.assert_allclose(read_detector(tmp_path / "m").predict_proba(test), probs)
 
 
 def test_context_turns_become_a_feature_block(emocontext):
@@ -104,7 +104,7 @@ def test_tampered_arrays_are_refused(saved):
     data[len(data) // 2] ^= 0xFF
     (saved / ARRAYS).write_bytes(bytes(data))
     with pytest.raises(ModelFileError, match="checksum"):
-        load_detector(saved)
+        read_detector(saved)
 
 
 def test_edited_config_is_refused(saved):
@@ -112,18 +112,18 @@ def test_edited_config_is_refused(saved):
     config["decision"]["values"][0] = 0.01
     (saved / CONFIG).write_text(json.dumps(config))
     with pytest.raises(ModelFileError, match="modified"):
-        load_detector(saved)
+        read_detector(saved)
 
 
 def test_foreign_directories_are_refused(tmp_path):
     with pytest.raises(ModelFileError, match=r"no config\.json"):
-        load_detector(tmp_path)
+        read_detector(tmp_path)
     (tmp_path / CONFIG).write_text('{"architectures": ["BertModel"]}')
     with pytest.raises(ModelFileError, match="foreign"):
-        load_detector(tmp_path)
+        read_detector(tmp_path)
     (tmp_path / CONFIG).write_text("not json")
     with pytest.raises(ModelFileError, match="not valid JSON"):
-        load_detector(tmp_path)
+        read_detector(tmp_path)
 
 
 def test_pickled_arrays_are_never_loaded(saved):
@@ -138,7 +138,7 @@ def test_pickled_arrays_are_never_loaded(saved):
     config["config_sha256"] = _config_digest(config)
     (saved / CONFIG).write_text(json.dumps(config))
     with pytest.raises(ModelFileError, match="cannot be read safely"):
-        load_detector(saved)
+        read_detector(saved)
 
 
 @pytest.mark.parametrize("kind", list(MODELS))

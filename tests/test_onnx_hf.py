@@ -13,7 +13,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from affectlab.cli import main
-from affectlab.detectors import load_detector
+from affectlab.detectors import read_detector
 from affectlab.detectors.hf import HFEncoderDetector
 from affectlab.errors import InputError
 from affectlab.labels import EMOCONTEXT
@@ -35,14 +35,14 @@ def test_export_gives_the_torch_probabilities_and_loads_without_torch(tiny_encod
     model.save(tmp_path / "hf")
     assert main(["export-onnx", str(tmp_path / "hf"), "--out", str(tmp_path / "onnx"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["model"] == "hf-onnx"
-    exported = load_detector(tmp_path / "onnx")
+    exported = read_detector(tmp_path / "onnx")
     probes = [*TEXTS, "happy happy happy and afraid of the dark night " * 5]
     expected, served = model.predict_proba(probes), exported.predict_proba(probes)
     np.testing.assert_allclose(served, expected, atol=0.05)
     assert (exported.predict(probes) == model.predict(probes)).mean() >= 0.9
     code = (
-        "import sys, json; from affectlab.detectors import load_detector; "
-        f"p = load_detector({str(tmp_path / 'onnx')!r}).predict_proba({probes!r}); "
+        "import sys, json; from affectlab.detectors import read_detector; "
+        f"p = read_detector({str(tmp_path / 'onnx')!r}).predict_proba({probes!r}); "
         "print(json.dumps(p.tolist())); sys.exit('torch' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
@@ -57,7 +57,7 @@ def test_a_dialogue_model_reads_the_earlier_turns_as_the_text_pair(tiny_encoder,
     model.save(tmp_path / "hf")
     from affectlab.detectors.onnx_hf import export_hf
 
-    exported = export_hf(load_detector(tmp_path / "hf"), tmp_path / "onnx")
+    exported = export_hf(read_detector(tmp_path / "hf"), tmp_path / "onnx")
     np.testing.assert_allclose(exported.predict_proba(examples), model.predict_proba(examples), atol=0.05)
     without = exported.predict_proba([{"text": t, "context": []} for t in TEXTS])
     assert not np.allclose(without, exported.predict_proba(examples))

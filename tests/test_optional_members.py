@@ -5,7 +5,7 @@ is missing the ensemble loads without it, with the weights and decision tuned fo
 import numpy as np
 import pytest
 
-from affectlab.detectors import load_detector
+from affectlab.detectors import read_detector
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.keywords import KeywordDetector
 from affectlab.errors import InputError, ModelFileError
@@ -39,7 +39,7 @@ def test_saving_needs_the_fallback_weights_and_decision(tmp_path):
 def test_loads_with_all_members_where_their_extras_are_installed(tmp_path):
     model = fitted_ensemble()
     model.save(tmp_path / "m")
-    loaded = load_detector(tmp_path / "m")
+    loaded = read_detector(tmp_path / "m")
     assert loaded.left_out_ == [] and len(loaded.members_) == 2
     np.testing.assert_allclose(loaded.predict_proba(TEXTS), model.predict_proba(TEXTS))
 
@@ -52,7 +52,7 @@ def test_a_missing_extra_leaves_the_optional_member_out(tmp_path, monkeypatch):
         raise MissingExtraError("the keywords member needs the torch package: pip install 'affectlab[hf]'")
 
     monkeypatch.setattr(KeywordDetector, "_set_state", missing)
-    loaded = load_detector(tmp_path / "m")
+    loaded = read_detector(tmp_path / "m")
     assert loaded.left_out_ == [
         "keywords member left out: the keywords member needs the torch package: pip install 'affectlab[hf]'"
     ]
@@ -72,7 +72,7 @@ def test_a_required_member_with_a_missing_extra_is_an_error(tmp_path, monkeypatc
 
     monkeypatch.setattr(KeywordDetector, "_set_state", missing)
     with pytest.raises(MissingExtraError, match="needs torch"):
-        load_detector(tmp_path / "m")
+        read_detector(tmp_path / "m")
 
 
 def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(data_dir, tmp_path, monkeypatch):
@@ -100,7 +100,7 @@ def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(dat
     head.save(tmp_path / "head")
     config, _ = read_model_dir(tmp_path / "head")
     assert any(name.endswith("model.int8.safetensors") for name in config["files"])
-    loaded = load_detector(tmp_path / "head")
+    loaded = read_detector(tmp_path / "head")
     np.testing.assert_allclose(
         loaded.predict_proba(data["test"][:20]["text"]), head.predict_proba(data["test"][:20]["text"]), atol=1e-6
     )

@@ -13,7 +13,7 @@ import pytest
 
 import affectlab
 import affectlab.detectors.resolve as resolve
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import create_detector, read_detector
 from affectlab.detectors.default import HEADS_DIR, load_default
 from affectlab.errors import InputError
 from affectlab.labels import EKMAN
@@ -35,9 +35,9 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     def counting(folder):
         seen.append(Path(folder))
-        return load_detector(folder)
+        return read_detector(folder)
 
-    monkeypatch.setattr(resolve, "load_detector", counting)
+    monkeypatch.setattr(resolve, "read_detector", counting)
     return seen
 
 
@@ -85,7 +85,7 @@ def test_the_service_takes_a_detector_object(tmp_path):
 
     from affectlab.serve.app import create_app
 
-    detector = load_detector(train_keywords(tmp_path / "model"))
+    detector = read_detector(train_keywords(tmp_path / "model"))
     response = TestClient(create_app(detector)).post("/v1/detect", json={"text": "I am so happy"})
     assert response.status_code == 200 and response.json()["model"] == "keywords"
 
@@ -113,7 +113,7 @@ def test_concurrent_requests_in_several_languages_get_the_single_threaded_answer
 
     expected = {}
     for taxonomy, text in MIXED:
-        alone = load_detector(HEADS_DIR / taxonomy)  # its own object: shares nothing with the service's
+        alone = read_detector(HEADS_DIR / taxonomy)  # its own object: shares nothing with the service's
         expected[(taxonomy, text)] = affectlab.detect(text, taxonomy=taxonomy, model=alone)[0].to_dict()
     load_default.cache_clear()  # the service loads its own heads, every member pending
     requests = MIXED * 6

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import affectlab
-from affectlab.detectors import load_detector
+from affectlab.detectors import read_detector
 from affectlab.detectors.resolve import resolve_detector
 
 SAVED = Path(__file__).parent / "fixtures" / "saved_models_0.1.0"
@@ -27,14 +27,14 @@ def skip_without_torch(name: str) -> None:
 @pytest.mark.parametrize("kind", sorted(EXPECTED["probabilities"]))
 def test_a_saved_model_gives_what_it_gave_when_saved(kind):
     skip_without_torch(kind)
-    model = load_detector(SAVED / kind)
+    model = read_detector(SAVED / kind)
     assert model.name == kind
     np.testing.assert_allclose(model.predict_proba(EXPECTED["probes"]), EXPECTED["probabilities"][kind], atol=1e-6)
     assert model.predict_labels(EXPECTED["probes"]) == EXPECTED["labels"][kind]
 
 
 def test_a_saved_llm_detector_loads_with_its_endpoint_settings():
-    model = load_detector(SAVED / "llm")
+    model = read_detector(SAVED / "llm")
     assert (model.params["model"], model.params["base_url"]) == ("some-model", "http://127.0.0.1:9/v1")
 
 

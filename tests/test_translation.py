@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from affectlab.detectors import create_detector, load_detector
+from affectlab.detectors import create_detector, read_detector
 from affectlab.detectors.ensemble import (
     EnsembleDetector,
     combine,
@@ -19,7 +19,7 @@ from affectlab.detectors.ensemble import (
     unnest_arrays,
     weight_grid,
 )
-from affectlab.detectors.translate_test import TranslateTestDetector, label_columns, shared_translator
+from affectlab.detectors.translated import TranslateTestDetector, label_columns, shared_translator
 from affectlab.encoders.translation import (
     CachedTranslator,
     HFTranslator,
@@ -213,12 +213,12 @@ def english_base(tmp_path):
 def test_translate_test_scores_translated_inputs_with_the_saved_base(nllb_dir, english_base, tmp_path):
     model = TranslateTestDetector(translator=str(nllb_dir), base=str(english_base), max_length=8)
     model.fit(UK_TEXTS, np.zeros((len(UK_TEXTS), len(EKMAN))), EKMAN)  # nothing is trained
-    base = load_detector(english_base)
+    base = read_detector(english_base)
     translated = model.translator.translate(UK_TEXTS, "uk", "en")
     np.testing.assert_allclose(model.predict_proba(UK_TEXTS), base.predict_proba(translated))
     np.testing.assert_array_equal(model.decision_.values, base.decision_.values)
     model.save(tmp_path / "translate-test")
-    loaded = load_detector(tmp_path / "translate-test")
+    loaded = read_detector(tmp_path / "translate-test")
     np.testing.assert_allclose(loaded.predict_proba(UK_TEXTS), model.predict_proba(UK_TEXTS))
     np.testing.assert_array_equal(loaded.predict(UK_TEXTS), model.predict(UK_TEXTS))
 
@@ -231,7 +231,7 @@ def test_translate_test_passes_target_language_rows_through(nllb_dir, english_ba
     rows = [{"text": "I am so scared", "lang": "en"}, {"text": "мені страшно", "lang": "uk"}]
     probs = model.predict_proba(rows)
     assert counting.calls == [["мені страшно"]]
-    expected = load_detector(english_base).predict_proba(["I am so scared"])
+    expected = read_detector(english_base).predict_proba(["I am so scared"])
     np.testing.assert_allclose(probs[0], expected[0])
 
 
@@ -336,7 +336,7 @@ def test_ensemble_of_keywords_and_tfidf_tunes_weights_on_dev_and_round_trips(emo
     assert any(np.array_equal(weights, w) for w in weight_grid(2))
     np.testing.assert_allclose(model.predict_proba(test), combine(model.member_probas(test), weights))
     model.save(tmp_path / "ensemble")
-    loaded = load_detector(tmp_path / "ensemble")
+    loaded = read_detector(tmp_path / "ensemble")
     assert [m.name for m in loaded.members_] == ["keywords", "tfidf-lr"]
     np.testing.assert_array_equal(loaded.predict_proba(test), model.predict_proba(test))
     np.testing.assert_array_equal(loaded.predict(test), model.predict(test))
@@ -367,5 +367,5 @@ def test_ensemble_members_may_be_composite_detectors(nllb_dir, tmp_path):
     np.testing.assert_allclose(model.predict_proba(UK_TEXTS), 0.25 * translated + 0.75 * ngrams)
     model.save(tmp_path / "ensemble")
     np.testing.assert_array_equal(
-        load_detector(tmp_path / "ensemble").predict_proba(UK_TEXTS), model.predict_proba(UK_TEXTS)
+        read_detector(tmp_path / "ensemble").predict_proba(UK_TEXTS), model.predict_proba(UK_TEXTS)
     )

@@ -16,10 +16,10 @@ def export_onnx_command(
     as_json: bool = Json,
 ) -> None:
     """Export a fine-tuned hf model to ONNX int8, served by ONNX Runtime without torch (needs torch once)."""
-    from affectlab.detectors import load_detector
+    from affectlab.detectors import read_detector
     from affectlab.detectors.onnx_hf import export_hf
 
-    exported = export_hf(load_detector(model), out)
+    exported = export_hf(read_detector(model), out)
     size = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
     report = {"model": exported.name, "out": str(out), "bytes": size, "labels": list(exported.label_space.labels)}
     if as_json:

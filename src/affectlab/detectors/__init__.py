@@ -2,7 +2,7 @@
 registry of their kinds (:mod:`.registry`), and the shipped default detector (:mod:`.default`)."""
 
 from affectlab.detectors.base import Detector, Inputs, as_inputs
-from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, load_detector
+from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, read_detector
 
 __all__ = ["MODELS", "Detector", "Inputs", "as_inputs", "create_detector", "detector_class", "is_model_dir",
-           "load_detector"]  # fmt: skip
+           "read_detector"]  # fmt: skip

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from affectlab.detectors.registry import load_detector
+from affectlab.detectors.registry import read_detector
 from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError, TextTypeError
 from affectlab.labels import LabelSpace
@@ -136,7 +136,7 @@ class Detector:
         groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
         return self.decision_.scores(probs, self.label_space, groups)
 
-    def score(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
+    def scores_and_labels(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         """Decision scores and the 0/1 label matrix for ``X``, from one pass of the model."""
         inputs = as_inputs(X)
         probs = self.predict_proba(inputs)
@@ -149,6 +149,12 @@ class Detector:
     def rule(self) -> str:
         """The decision rule this detector uses on its label space."""
         return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
+
+    @property
+    def encoder_max_chars(self) -> int | None:
+        """How many characters of a text a neural encoder in this detector reads (None: no encoder cuts texts);
+        ``affectlab.detect`` notes a longer text's cut only when there is one."""
+        return None
 
     @property
     def reads_context(self) -> bool:
@@ -198,8 +204,8 @@ class Detector:
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str]) -> Detector:
-        """Load any saved detector (see :func:`affectlab.detectors.load_detector`)."""
-        return load_detector(directory)
+        """Load any saved detector (see :func:`affectlab.detectors.read_detector`)."""
+        return read_detector(directory)
 
     # --- for subclasses -------------------------------------------------------------------------------------
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:

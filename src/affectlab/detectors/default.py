@@ -29,7 +29,7 @@ from typing import Any
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.ensemble import EnsembleDetector
-from affectlab.detectors.registry import load_detector
+from affectlab.detectors.registry import read_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
@@ -109,7 +109,7 @@ def load_default(head: str = "ekman", fast: bool = False) -> Detector:
     path = HEADS_DIR / head
     if not path.is_dir():
         raise ModelFileError(f"the default {head} head is not installed at {path}; run `affectlab build-default`")
-    model = load_detector(path)
+    model = read_detector(path)
     return fast_profile(model, head) if fast else model
 
 

@@ -71,6 +71,8 @@ def detect(
     if turns and not detector.reads_context:
         raise InputError(context_not_read(detector))
     contexts = [turns] * len(items)
+    # asked only when a text is long enough to be cut (a router would build every member to answer)
+    cut = detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in items) else None
     scores, predicted = score_texts(detector, items, contexts)
     space = detector.label_space
     results = []
@@ -78,7 +80,7 @@ def detect(
         labels = [space.labels[j] for j in np.argsort(-row_scores, kind="stable") if row_pred[j]]
         if top_k is not None:
             labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
-        notes = [f"only the first {MAX_CHARS} characters were read by the encoder"] if len(text) > MAX_CHARS else []
+        notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
         shown = {label: round(float(p), 4) for label, p in zip(space.labels, row_scores, strict=True)}
         results.append(Detection(text=text, labels=labels, scores=shown, notes=notes))
     return results
@@ -90,4 +92,4 @@ def score_texts(
     """Decision scores ``(n, n_labels)`` and the 0/1 label matrix of ``texts``, each text's language identified
     once (not once per routing step)."""
     unknown = Inputs(texts, contexts or [[] for _ in texts], [""] * len(texts))
-    return detector.score(Inputs(texts, unknown.contexts, detect_languages(unknown)))
+    return detector.scores_and_labels(Inputs(texts, unknown.contexts, detect_languages(unknown)))

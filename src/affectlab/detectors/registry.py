@@ -30,7 +30,7 @@ for _kind, _path in (
     ("hf", "hf:HFEncoderDetector"),
     ("hf-onnx", "onnx_hf:OnnxHFDetector"),
     ("llm", "llm:LLMDetector"),
-    ("translate-test", "translate_test:TranslateTestDetector"),
+    ("translate-test", "translated:TranslateTestDetector"),
 ):
     MODELS.add(_kind, f"affectlab.detectors.{_path}")
 
@@ -68,7 +68,7 @@ def is_model_dir(name: str) -> bool:
     return Path(name).is_dir() or ("/" in name and name not in MODELS)
 
 
-def load_detector(directory: str | os.PathLike[str]) -> Detector:
+def read_detector(directory: str | os.PathLike[str]) -> Detector:
     """Load a detector saved with :meth:`Detector.save`, verifying its checksums."""
     config, arrays = read_model_dir(directory)
     kind = config.get("model")

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from affectlab.detectors.base import Detector
-from affectlab.detectors.registry import is_model_dir, load_detector
+from affectlab.detectors.registry import is_model_dir, read_detector
 from affectlab.errors import InputError
 from affectlab.io.loaded import FolderCache
 
@@ -23,7 +23,7 @@ ModelRef = Detector | str | os.PathLike[str]
 
 
 def _load_saved(folder: Path) -> Detector:
-    detector = load_detector(folder)
+    detector = read_detector(folder)
     detector.source_ = f"the model {folder.name!r}"
     return detector
 

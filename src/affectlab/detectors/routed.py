@@ -58,6 +58,12 @@ class LanguageRoutedDetector(Detector):
             return self._members[lang]
 
     @property
+    def encoder_max_chars(self) -> int | None:
+        """The shortest cut of any language's member (builds the members not built yet)."""
+        cuts = [member.encoder_max_chars for member in self.members_.values()]
+        return min((cut for cut in cuts if cut is not None), default=None)
+
+    @property
     def reads_context(self) -> bool:
         """Whether any language's member reads earlier turns (builds the members not built yet)."""
         return any(member.reads_context for member in self.members_.values())

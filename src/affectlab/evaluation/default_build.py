@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.datasets import DatasetSpec, resolve_dataset
-from affectlab.detectors import Detector, create_detector, load_detector
+from affectlab.detectors import Detector, create_detector, read_detector
 from affectlab.detectors.default import (
     FAST_MEMBER,
     HEADS_DIR,
@@ -151,7 +151,7 @@ def english_encoder_member(
     from affectlab.detectors.hf import HFEncoderDetector
 
     if _is_affectlab_model(source):
-        model = load_detector(source)
+        model = read_detector(source)
         if not isinstance(model, HFEncoderDetector) or model.label_space.labels != recipe.space.labels:
             raise InputError(f"{str(source)!r} is not an hf model trained on the {recipe.name} labels")
     else:
@@ -162,7 +162,7 @@ def english_encoder_member(
     model.params["weight_storage"] = "int8"
     with tempfile.TemporaryDirectory() as tmp:
         model.save(Path(tmp) / "encoder")
-        return load_detector(Path(tmp) / "encoder")
+        return read_detector(Path(tmp) / "encoder")
 
 
 def _is_affectlab_model(directory: str | os.PathLike[str]) -> bool:

@@ -26,7 +26,7 @@ from typing import Any, Self
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
-from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, load_detector
+from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, read_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
@@ -139,7 +139,7 @@ class TranslateTestDetector(Detector):
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         if self.base_is_saved():
-            self.base_ = load_detector(self.params["base"])
+            self.base_ = read_detector(self.params["base"])
             self.columns_ = label_columns(self.base_.label_space, self.label_space)
         else:
             base = create_detector(self.params["base"], **self.params["base_params"])
