@@ -121,7 +121,8 @@ def check_count(name: str, value: object, low: int = 1, high: int | None = None)
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy integers too
         raise ArgumentTypeError(f"{name} must be a whole number, not {_kind(value)} {value!r}")
-    if value < low or (high is not None and value > high):
+    number = int(value)
+    if number < low or (high is not None and number > high):
         bounds = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise InputError(f"{name} must be {bounds}, got {value}")
-    return int(value)
+        raise InputError(f"{name} must be {bounds}, got {number}")
+    return number

@@ -31,6 +31,9 @@ ALIASES = {
     "surprised": "surprise",
 }
 
+Join = Literal["auto", "id", "text"]
+"""How gold rows are matched to aggregated items: by id, by text, or by id when the ids match (auto)."""
+
 
 def normalize_text(text: str) -> str:
     """The text with runs of whitespace collapsed to one space and the ends stripped (the join key)."""
@@ -43,7 +46,7 @@ def compare(
     id_col: str = "id",
     text_col: str = "text",
     label_map: Mapping[str, str] | None = None,
-    on: Literal["auto", "id", "text"] = "auto",
+    on: Join = "auto",
     only_passing: bool = False,
 ) -> dict[str, Any]:
     """Per-label agreement of an aggregation with released labels, as a JSON-ready dict.

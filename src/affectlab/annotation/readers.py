@@ -21,7 +21,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ Level = Literal["nominal", "ordinal", "interval"]
 LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval")
 COLUMNS = ["item", "annotator", "label", "value"]
 DELIMITERS = {".csv": ",", ".tsv": "\t"}
-Source = str | Path | pd.DataFrame
+Source: TypeAlias = str | Path | pd.DataFrame
 Scale = tuple[float, float]
 RATING_SCALE: Scale = (0, 3)
 """The ratings accepted by default: BRIGHTER's and EmoBench-UA's intensities (0 none, 1 low, 2 moderate, 3 high),

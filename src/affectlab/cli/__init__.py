@@ -99,7 +99,7 @@ COMMANDS = {
 }
 
 
-def load_command(name: str) -> click.Command:
+def load_command(name: str) -> Any:
     """Import the command ``name`` and build it exactly as registering it on the root app would."""
     spec = COMMANDS[name]
     target = getattr(importlib.import_module(f"affectlab.cli.{spec.module}"), spec.attribute)
@@ -114,7 +114,7 @@ def load_command(name: str) -> click.Command:
 _METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN"}
 
 
-def _option_type(option: Any, ctx: click.Context) -> str | None:
+def _option_type(option: Any, ctx: Any) -> str | None:
     """What the help shows after an option: its metavar, nothing for a flag, else click's word for its type
     (``<int range>`` -> INTEGER, ``<list[str]>`` -> TEXT, for a repeatable option)."""
     if option.metavar is not None:
@@ -131,10 +131,10 @@ def _click_style_help() -> None:
     recent Typer prints (``--fast <bool>``, ``texts... <list[str]>``), which make a flag look as if it took a value.
     Typer (0.29) has no setting for this, so its one hook for the label is replaced; on a Typer without the hook
     (older releases print click's words already) nothing changes."""
-    core = typer.core
+    core: Any = typer.core
     if hasattr(core.TyperOption, "display_type_rich"):
-        core.TyperOption.display_type_rich = _option_type  # type: ignore[method-assign]
-        core.TyperArgument.display_type_rich = lambda _argument, ctx: None  # type: ignore[method-assign]
+        core.TyperOption.display_type_rich = _option_type
+        core.TyperArgument.display_type_rich = lambda _argument, ctx: None
 
 
 _click_style_help()
@@ -151,13 +151,14 @@ class LazyGroup(TyperGroup):
         self._loaded: set[str] = set()
         self._listing = False
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    # click's types are Any here: Typer (>= 0.20) runs on its own copy of click, whose classes are not click's
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name in COMMANDS and cmd_name not in self._loaded and not self._listing:
             self.commands[cmd_name] = load_command(cmd_name)
             self._loaded.add(cmd_name)
         return self.commands.get(cmd_name)
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True  # the command list needs only the summaries
         try:
             super().format_help(ctx, formatter)

@@ -8,6 +8,7 @@ import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import typer
 from rich.markup import escape
@@ -17,6 +18,7 @@ from affectlab.annotation import (
     LEVELS,
     METHODS,
     Annotations,
+    Level,
     aggregate,
     agreement_report,
     binarize,
@@ -24,6 +26,7 @@ from affectlab.annotation import (
     read_long,
     read_wide,
 )
+from affectlab.annotation.comparison import Join
 from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation
 from affectlab.annotation.report import (
     Footnotes,
@@ -102,7 +105,7 @@ MinConfidence = typer.Option(
     "--min-confidence",
     help="An item passes when each of its label questions has at least this confidence (EmoBench-UA's rule).",
 )
-Level = typer.Option(
+MeasurementLevel = typer.Option(
     None,
     "--level",
     help=f"How values compare: {', '.join(LEVELS)} (default: nominal for 0/1 ratings, else ordinal).",
@@ -164,7 +167,7 @@ def aggregate_command(
 @app.command("agreement")
 def agreement_command(
     file: Path = RatingsFile,
-    level: str | None = Level,
+    level: str | None = MeasurementLevel,
     bootstrap: int = Bootstrap,
     layout: str = Layout,
     item_col: str | None = ItemCol,
@@ -182,14 +185,14 @@ def agreement_command(
 
     Krippendorff's alpha, Fleiss' kappa, mean pairwise Cohen's kappa and GoEmotions' interrater correlation.
     """
-    _check_agreement_options(level, bootstrap)
+    checked_level = _check_agreement_options(level, bootstrap)
     with stage_progress(not as_json) as progress:
         ratings = _read_ratings(
             file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress, level=level, scale=_parse_scale(scale),
+            binarize_values, progress, level=checked_level, scale=_parse_scale(scale),
         )  # fmt: skip
         progress(f"agreement with {bootstrap:,} bootstrap resamples")
-        report = agreement_report(ratings, level=level, n_bootstrap=bootstrap)
+        report = agreement_report(ratings, level=checked_level, n_bootstrap=bootstrap)
     if as_json:
         print_json(report)
         return
@@ -217,7 +220,12 @@ def compare_command(
     """Compare aggregated labels with released ones: per-label Cohen's kappa, accuracy and F1."""
     _check_choice("--on", on, JOINS)
     comparison = compare(
-        read_aggregation(aggregated), gold, id_col=id_col, text_col=text_col, on=on, only_passing=only_passing
+        read_aggregation(aggregated),
+        gold,
+        id_col=id_col,
+        text_col=text_col,
+        on=cast(Join, on),
+        only_passing=only_passing,
     )
     if as_json:
         print_json(comparison)
@@ -240,7 +248,7 @@ def report_command(
         help="Released labels to compare with (repeatable; files joined), columns id, text and one per label.",
         show_default=False,
     ),
-    level: str | None = Level,
+    level: str | None = MeasurementLevel,
     bootstrap: int = Bootstrap,
     layout: str = Layout,
     item_col: str | None = ItemCol,
@@ -258,18 +266,18 @@ def report_command(
     It gives the data, agreement per label with intervals, the aggregation, any gold comparison, the command.
     """
     _check_choice("--method", method, METHODS)
-    _check_agreement_options(level, bootstrap)
+    checked_level = _check_agreement_options(level, bootstrap)
     check_output_dir(out)
     command = _command_line(context)
     with stage_progress() as progress:
         ratings = _read_ratings(
             file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress, level=level, scale=_parse_scale(scale),
+            binarize_values, progress, level=checked_level, scale=_parse_scale(scale),
         )  # fmt: skip
         progress(f"fitting {method} on {len(ratings.items):,} items")
         aggregation = aggregate(ratings, method, min_confidence=min_confidence)
         progress(f"agreement with {bootstrap:,} bootstrap resamples")
-        agreement = agreement_report(ratings, level=level, n_bootstrap=bootstrap)
+        agreement = agreement_report(ratings, level=checked_level, n_bootstrap=bootstrap)
         progress("comparing with the gold labels")
         comparison = compare(aggregation, gold) if gold else None
         progress("writing the report")
@@ -302,7 +310,7 @@ def _read_ratings(
     labels: str | None,
     binarize_values: bool,
     progress: Callable[[str], None],
-    level: str | None = None,
+    level: Level | None = None,
     scale: tuple[float, float] | None = None,
 ) -> Annotations:
     """The ratings file read in its layout, binarized if asked."""
@@ -387,11 +395,13 @@ def _check_choice(option: str, value: str, choices: tuple[str, ...]) -> None:
         raise InputError(f"{option} must be one of {', '.join(choices)}, not {value!r}")
 
 
-def _check_agreement_options(level: str | None, bootstrap: int) -> None:
+def _check_agreement_options(level: str | None, bootstrap: int) -> Level | None:
+    """The checked ``--level`` (None: the ratings' own) after checking ``--bootstrap``."""
     if level is not None:
         _check_choice("--level", level, LEVELS)
     if bootstrap < 0:
         raise InputError(f"--bootstrap must be 0 (no intervals) or more, not {bootstrap}")
+    return cast(Level | None, level)
 
 
 def _check_not_input(out: Path, file: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -46,7 +47,7 @@ def show_dataset(
     """Describe one dataset and count its rows and labels per split (loads the data)."""
     spec = get_dataset(name)
     data = spec.load(data_dir)
-    counts = {
+    counts: dict[str, dict[str, Any]] = {
         split: {"rows": len(rows), "labels": dict(Counter(label for labels in rows["labels"] for label in labels))}
         for split, rows in data.items()
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import typer
 from rich.table import Table
 
@@ -133,7 +134,7 @@ def _detect_file(
 
     space = detector.label_space
 
-    def predict(batch: list[str]) -> tuple[object, list[list[str]]]:
+    def predict(batch: list[str]) -> tuple[np.ndarray, list[list[str]]]:
         scores, predicted = score_texts(detector, batch)
         return scores, space.decode(predicted)
 

@@ -19,7 +19,7 @@ __all__ = ["DATASETS", "DatasetSpec", "FileOptions", "first_rows", "get_dataset"
 
 DATASETS: Registry[DatasetSpec] = Registry("dataset")
 
-_GOEMOTIONS_COMMON = {
+_GOEMOTIONS_COMMON: dict[str, Any] = {
     "primary_metric": "macro_f1",
     "languages": ("en",),
     "splits": goemotions.SPLITS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import Literal
 
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.io.jsonlines import json_object
@@ -28,7 +29,7 @@ def read_text(path: Path) -> str:
         ) from None
 
 
-def read_delimited(path: Path, delimiter: str, quoting: int = csv.QUOTE_MINIMAL) -> list[list[str]]:
+def read_delimited(path: Path, delimiter: str, quoting: Literal[0, 1, 2, 3] = csv.QUOTE_MINIMAL) -> list[list[str]]:
     """All rows of a delimited file (header included), with RFC-4180 quoting unless ``quoting`` says otherwise."""
     return list(csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter, quoting=quoting))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 import numpy as np
 
@@ -42,6 +42,7 @@ def as_inputs(X: Any) -> Inputs:
     if X is None or isinstance(X, bytes | bytearray) or not isinstance(X, Iterable):
         raise TextTypeError(f"X must be a str, a list of str or of example dicts, or a Dataset, not {type(X).__name__}")
     if hasattr(X, "column_names"):  # a datasets.Dataset: read whole columns at once
+        X = cast(Any, X)
         n = len(X)
         contexts = X["context"] if "context" in X.column_names else [[] for _ in range(n)]
         langs = X["lang"] if "lang" in X.column_names else [""] * n
@@ -76,8 +77,12 @@ class Detector:
     accepts_validation: ClassVar[bool] = False
     """Whether ``fit`` takes ``validation=(X_dev, Y_dev)`` and ``progress=`` keywords (a fine-tuned encoder stops
     early on dev); training passes them only to such detectors."""
-    cheap_to_refit: ClassVar[bool] = True
-    """Whether refitting five times for out-of-fold threshold rows is affordable (not for a fine-tuned encoder)."""
+
+    @property
+    def cheap_to_refit(self) -> bool:
+        """Whether refitting five times for out-of-fold threshold rows is affordable (not for a fine-tuned
+        encoder)."""
+        return True
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.defaults)

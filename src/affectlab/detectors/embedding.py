@@ -55,10 +55,13 @@ class EmbeddingLogisticRegression(Detector):
 
     def _take_fine_tuned_head(self, task: str) -> None:
         """The encoder's own head for ``task``, which must score this detector's labels in their order."""
+        from affectlab.encoders.onnx_encoder import OnnxEncoder  # only encoders fine-tuned here have heads
+
         encoder = get_encoder(self.params["encoder"])
-        heads = encoder.heads() if hasattr(encoder, "heads") else {}
+        heads = encoder.heads() if isinstance(encoder, OnnxEncoder) else {}
         if task not in heads:
             raise InputError(f"the {self.params['encoder']} encoder has no fine-tuned head {task!r}")
+        assert isinstance(encoder, OnnxEncoder)  # the only kind with heads
         spec = encoder.config["tasks"][task]
         if tuple(spec["labels"]) != self.label_space.labels or spec["multi_label"] != self.label_space.multi_label:
             raise InputError(f"the fine-tuned {task} head does not score the {self.label_space.name} labels")

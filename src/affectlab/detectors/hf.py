@@ -96,8 +96,11 @@ class HFEncoderDetector(Detector):
     }
     accepts_validation: ClassVar[bool] = True
     """``train_detector`` passes the dev split to :meth:`fit` (early stopping)."""
-    cheap_to_refit: ClassVar[bool] = False
-    """``train_detector`` does not add out-of-fold threshold rows by default: they would cost five fine-tunings."""
+
+    @property
+    def cheap_to_refit(self) -> bool:
+        """``train_detector`` does not add out-of-fold threshold rows: they would cost five fine-tunings."""
+        return False
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

@@ -184,7 +184,8 @@ class CharNgramIndex:
         points = np.concatenate([_codepoints(" " + "  ".join(flat) + " "), np.zeros(self.high, dtype=np.uint32)])
         word_of = np.repeat(np.arange(len(flat)), padded)
         position = np.arange(int(ends[-1]))
-        rows, columns = [], []
+        rows: list[np.ndarray] = []
+        columns: list[np.ndarray] = []
         hashes = np.full(len(position), _FNV_OFFSET, dtype=np.uint64)
         for n in range(1, self.high + 1):
             hashes = (hashes ^ points[position + n - 1].astype(np.uint64)) * _FNV_PRIME

@@ -72,6 +72,6 @@ def read_detector(directory: str | os.PathLike[str]) -> Detector:
     """Load a detector saved with :meth:`Detector.save`, verifying its checksums."""
     config, arrays = read_model_dir(directory)
     kind = config.get("model")
-    if kind not in MODELS:
+    if not isinstance(kind, str) or kind not in MODELS:
         raise ModelFileError(f"{str(directory)!r} holds a {kind!r} model, which this affectlab does not know")
     return detector_class(kind).from_saved(config, arrays)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -90,8 +91,11 @@ class LanguageRoutedDetector(Detector):
         """A router over ``change(member)`` for each member, each built when first needed."""
         router = LanguageRoutedDetector(**self.params)
         router.label_space_, router.decision_ = self.label_space_, self.decision_
-        router._pending = {lang: (lambda lang=lang: change(self.member(lang))) for lang in self.languages}
+        router._pending = {lang: partial(self._changed_member, change, lang) for lang in self.languages}
         return router
+
+    def _changed_member(self, change: Callable[[Detector], Detector], lang: str) -> Detector:
+        return change(self.member(lang))
 
     def route(self, inputs: Inputs) -> dict[str, np.ndarray]:
         """Row indices per member."""
@@ -153,6 +157,4 @@ class LanguageRoutedDetector(Detector):
             }
             kind = detector_class(saved["model"])  # an unknown kind fails now, not at the first text
             member_arrays = unnest_arrays(lang, arrays)
-            self._pending[lang] = lambda kind=kind, config=config, member_arrays=member_arrays: kind.from_saved(
-                config, member_arrays
-            )
+            self._pending[lang] = partial(kind.from_saved, config, member_arrays)

@@ -60,7 +60,8 @@ def write_model_dir(directory: str | os.PathLike[str], config: dict[str, Any], a
     }
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.tmp-"))
     try:
-        np.savez_compressed(staging / ARRAYS, **{k: v for k, v in arrays.items() if not k.startswith(FILE_PREFIX)})
+        stored: dict[str, Any] = {k: v for k, v in arrays.items() if not k.startswith(FILE_PREFIX)}
+        np.savez_compressed(staging / ARRAYS, **stored)
         full = {"format": FORMAT, "format_version": FORMAT_VERSION, **config}
         full["arrays_sha256"] = _sha256((staging / ARRAYS).read_bytes())
         if files:

@@ -26,7 +26,7 @@ from typing import Any, Self
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
-from affectlab.detectors.registry import MODELS, create_detector, detector_class, is_model_dir, read_detector
+from affectlab.detectors.registry import create_detector, detector_class, is_model_dir, read_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
@@ -91,9 +91,9 @@ class TranslateTestDetector(Detector):
     def cheap_to_refit(self) -> bool:
         """Whether training may refit copies for out-of-fold thresholds: not with a saved base, whose out-of-fold
         rows would cost a translation of the whole training set for nothing but more threshold-tuning rows."""
-        kind = str(self.params["base"]).partition(":")[0]  # "hf:PATH" is of kind hf
-        cheap_kind = kind not in MODELS or getattr(detector_class(kind), "cheap_to_refit", True)
-        return cheap_kind and not self.base_is_saved()
+        if self.base_is_saved():
+            return False
+        return create_detector(self.params["base"], **self.params["base_params"]).cheap_to_refit
 
     def use_translator(self, translator: Translator) -> None:
         """Translate with ``translator`` instead of the model directory in the parameters (e.g. another service)."""

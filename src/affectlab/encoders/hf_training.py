@@ -71,9 +71,9 @@ class EncoderClassifier(nn.Module):
     """A Hugging Face encoder, a pooled text vector (``cls``: the first token; ``mean``: the mean over real
     tokens, as sentence-transformers models are trained), dropout and one linear layer giving a logit per label."""
 
-    def __init__(self, encoder: nn.Module, n_labels: int, pooling: str, dropout: float) -> None:
+    def __init__(self, encoder: Any, n_labels: int, pooling: str, dropout: float) -> None:
         super().__init__()
-        self.encoder = encoder
+        self.encoder: Any = encoder  # a transformers model (its config is not typed)
         self.pooling = pooling
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(encoder.config.hidden_size, n_labels)
@@ -117,7 +117,9 @@ def resolve_bf16(bf16: bool | None, device: torch.device) -> bool:
     return device.type == "cuda" and torch.cuda.is_bf16_supported()
 
 
-def collate(encoded: Encoded, rows: Sequence[int], pad_id: int, device: torch.device) -> dict[str, torch.Tensor]:
+def collate(
+    encoded: Encoded, rows: Sequence[int] | np.ndarray, pad_id: int, device: torch.device
+) -> dict[str, torch.Tensor]:
     """Pad the ``rows`` of ``encoded`` to the longest of them only (dynamic padding)."""
     width = max(len(encoded["input_ids"][i]) for i in rows)
     batch = {}
@@ -241,7 +243,8 @@ def training_batches(lengths: np.ndarray, batch_size: int, rng: np.random.Genera
 def make_optimizer(model: nn.Module, settings: TrainingSettings, total_steps: int) -> tuple[Any, Any]:
     """AdamW without weight decay on biases and LayerNorm weights (the BERT recipe), linear warm-up and decay;
     frozen parameters are left out."""
-    decay, no_decay = [], []
+    decay: list[Any] = []
+    no_decay: list[Any] = []
     for param in model.parameters():
         if param.requires_grad:
             (no_decay if param.ndim < 2 else decay).append(param)

@@ -70,18 +70,17 @@ class Source:
 class MultiTaskModel(nn.Module):
     """A shared encoder, mean pooling over real tokens, dropout, and one linear head per task."""
 
-    def __init__(self, encoder: nn.Module, tasks: Sequence[TaskSpec], dropout: float = 0.1) -> None:
+    def __init__(self, encoder: Any, tasks: Sequence[TaskSpec], dropout: float = 0.1) -> None:
         super().__init__()
-        self.encoder = encoder
+        self.encoder: Any = encoder  # a transformers model (its config is not typed)
         self.tasks = {task.name: task for task in tasks}
         self.dropout = nn.Dropout(dropout)
         hidden = encoder.config.hidden_size
-        self.heads = nn.ModuleDict(
-            {task.name: nn.Linear(hidden * (2 if task.uses_context else 1), task.n_labels) for task in tasks}
-        )
-        for head in self.heads.values():
-            nn.init.normal_(head.weight, std=getattr(encoder.config, "initializer_range", 0.02))
-            nn.init.zeros_(head.bias)
+        linears = {task.name: nn.Linear(hidden * (2 if task.uses_context else 1), task.n_labels) for task in tasks}
+        for linear in linears.values():
+            nn.init.normal_(linear.weight, std=getattr(encoder.config, "initializer_range", 0.02))
+            nn.init.zeros_(linear.bias)
+        self.heads: Any = nn.ModuleDict(linears)
 
     def pooled(self, batch: dict[str, torch.Tensor]) -> torch.Tensor:
         """Mean of the last hidden states over real tokens: ``(batch, hidden)``."""
@@ -97,7 +96,11 @@ class MultiTaskModel(nn.Module):
         turns = self.dropout(self.pooled(context)) if context is not None else None
         logits = {}
         for name in tasks:
-            features = torch.cat([text, turns], dim=1) if self.tasks[name].uses_context else text
+            features = text
+            if self.tasks[name].uses_context:
+                if turns is None:
+                    raise ValueError(f"task {name!r} reads the earlier turns, but no context was given")
+                features = torch.cat([text, turns], dim=1)
             logits[name] = self.heads[name](features)
         return logits
 
@@ -145,7 +148,11 @@ def pooled_vectors(
 def head_logits(model: MultiTaskModel, task: str, text: np.ndarray, context: np.ndarray | None = None) -> np.ndarray:
     """A task's logits from pooled vectors (as the serving side computes them, without dropout)."""
     head = model.heads[task]
-    features = np.hstack([text, context]) if model.tasks[task].uses_context else text
+    features = text
+    if model.tasks[task].uses_context:
+        if context is None:
+            raise ValueError(f"task {task!r} reads the earlier turns, but no context vectors were given")
+        features = np.hstack([text, context])
     return features @ head.weight.detach().cpu().numpy().T + head.bias.detach().cpu().numpy()
 
 
@@ -206,11 +213,12 @@ def fine_tune_multitask(
                                      train_seconds))  # fmt: skip
         scores = dev_scores() if dev_scores is not None else {}
         mean_score = float(np.mean(list(scores.values()))) if scores else None
+        train_loss = float(np.mean(losses))
         seconds = train_seconds - epoch_start
         record = {
             "epoch": epoch,
             "rows": rows_per_epoch,
-            "train_loss": float(np.mean(losses)),
+            "train_loss": train_loss,
             "seconds": round(seconds, 1),
             "rows_per_second": round(rows_done / seconds, 2),
             "dev": scores,
@@ -218,7 +226,7 @@ def fine_tune_multitask(
         }
         history.append(record)
         if progress is not None:
-            progress(FitProgress(epoch, settings.epochs, len(groups), len(groups), rows_done, record["train_loss"],
+            progress(FitProgress(epoch, settings.epochs, len(groups), len(groups), rows_done, train_loss,
                                  train_seconds, mean_score))  # fmt: skip
         if mean_score is None:
             continue

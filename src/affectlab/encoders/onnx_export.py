@@ -156,8 +156,9 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
         quantize_int8(fp32, Path(tmp) / ONNX_FILE)
         os.replace(Path(tmp) / ONNX_FILE, out / ONNX_FILE)
     heads = read_heads(source)
-    np.savez(out / HEADS_FILE, **{f"{name}.{part}": array for name, (weight, bias) in heads.items()
-                                  for part, array in (("weight", weight), ("bias", bias))})  # fmt: skip
+    arrays: dict[str, Any] = {f"{name}.{part}": array for name, (weight, bias) in heads.items()
+                              for part, array in (("weight", weight), ("bias", bias))}  # fmt: skip
+    np.savez(out / HEADS_FILE, **arrays)
     config = {
         "format": FORMAT,
         "hidden_size": encoder.config.hidden_size,

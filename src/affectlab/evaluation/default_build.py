@@ -133,8 +133,8 @@ def build_head(
     built = {lang: build_member(recipe, names, data_dir, progress, encoder) for lang, names in recipe.routes.items()}
     if english_encoder is not None:
         model, summary = built[""]
-        encoder = english_encoder_member(english_encoder, recipe, data_dir, progress)
-        return add_optional_member(model, encoder, recipe, data_dir, progress), {**summary, "encoder": encoder.params}
+        member = english_encoder_member(english_encoder, recipe, data_dir, progress)
+        return add_optional_member(model, member, recipe, data_dir, progress), {**summary, "encoder": member.params}
     if set(built) == {""}:
         return built[""]
     router = LanguageRoutedDetector(languages=list(built), fallback="en")
@@ -194,6 +194,7 @@ def add_optional_member(
     combined.label_space_ = recipe.space
     combined.members_ = [*model.members_, member]
     combined.fast_decision_ = model.fast_decision_
+    assert model.decision_ is not None  # a trained ensemble
     combined.without_optional_ = {"weights": model.weights_.tolist(), "decision": model.decision_.to_dict()}
     y_dev = recipe.space.encode(data["dev"]["labels"])
     probas = combined.member_probas(data["dev"])
@@ -273,7 +274,7 @@ def build_default(
             "weights": ensemble_weights(model),
             "scores": score_head(model, recipe, data_dir),
         }
-        if isinstance(model, EnsembleDetector) and model.params["optional"]:
+        if isinstance(model, EnsembleDetector) and model.params["optional"] and model.without_optional_:
             progress(f"scoring the {name} head without its optional members")
             entry["without_optional"] = {
                 "weights": model.without_optional_["weights"],

@@ -112,7 +112,7 @@ def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[s
 def _mapped_labels(split: Any, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
     """The Ekman labels of GoEmotions rows, from the mapped view of the same comments (joined on ``id``)."""
     _, mapped = resolve_dataset(GOEMOTIONS_EKMAN, data_dir)
-    by_id = {}
+    by_id: dict[str, list[str]] = {}
     for part in mapped.values():
         by_id.update(zip(part["id"], part["labels"], strict=True))
     try:

@@ -101,7 +101,7 @@ def evaluate(
         model_config={
             "params": _jsonable(model.params),
             "decision": model.decision_.to_dict() if model.decision_ else None,
-            **({"left_out": model.left_out_} if getattr(model, "left_out_", None) else {}),
+            **({"left_out": left_out} if (left_out := getattr(model, "left_out_", None)) else {}),
         },
         training=training,
         versions=library_versions(),

@@ -9,6 +9,7 @@ leaderboards filter and sort on; SQLite's own locking keeps concurrent writers (
 
 from __future__ import annotations
 
+import builtins
 import io
 import json
 import os
@@ -140,7 +141,9 @@ class RunStore:
                 "texts": arrays["texts"].tolist(),
             }
 
-    def list(self, dataset: str | None = None, model: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    def list(
+        self, dataset: str | None = None, model: str | None = None, limit: int = 50
+    ) -> builtins.list[dict[str, Any]]:
         """The newest runs first (filtered by dataset and by model kind or label substring)."""
         query, args = "SELECT id, created, label, dataset, split, n, seconds, metric, value FROM runs", []
         where = []
@@ -166,7 +169,7 @@ class RunStore:
             raise InputError(f"no run {run_id} in {self.path}")
         return {"id": row[0], "created": row[1], **json.loads(row[2])}
 
-    def leaderboard(self, dataset: str, split: str = "test") -> list[dict[str, Any]]:
+    def leaderboard(self, dataset: str, split: str = "test") -> builtins.list[dict[str, Any]]:
         """The best run (by the primary metric) of each model label on ``dataset``/``split``, best first."""
         with self._connect() as db:
             rows = db.execute(

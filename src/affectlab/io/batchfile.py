@@ -263,12 +263,12 @@ def _text_rows(lines: Iterator[str], suffix: str, path: Path, fixed_columns: boo
         return columns, (_same_fields(rows, columns, path) if fixed_columns else rows)
     reader = csv.DictReader(lines, delimiter=_DELIMITERS[suffix], restkey=_EXTRA_FIELDS)
     try:
-        columns = reader.fieldnames
+        header = reader.fieldnames
     except csv.Error as exc:
         raise InputError(f"{path.name} line {reader.line_num}: {exc}") from None
-    if columns is None:
+    if header is None:
         raise InputError(f"{str(path)!r} is empty: it has no header row")
-    return list(columns), _delimited_rows(reader, len(columns), path)
+    return list(header), _delimited_rows(reader, len(header), path)
 
 
 def _delimited_rows(reader: csv.DictReader, width: int, path: Path) -> Iterator[_Row]:

@@ -121,7 +121,8 @@ def prompt_template(space: LabelSpace, lang: str = "en") -> PromptTemplate:
 def _preset(space: LabelSpace, lang: str) -> PromptTemplate:
     data = _load("emobench_ua.yaml")["prompts"][lang]
     generic = _load("generic.yaml")[lang]
-    words = {(space.none_label if key == NONE_KEY else key): word for key, word in data["words"].items()}
+    none_label = str(space.none_label)  # uses_preset: the space has one
+    words = {(none_label if key == NONE_KEY else key): word for key, word in data["words"].items()}
     label_of = {word: label for label, word in words.items()}
     examples = tuple(Shot(example["text"], (label_of[example["answer"]],)) for example in data["examples"])
     return PromptTemplate(

@@ -215,7 +215,8 @@ def generate_cbt_report(
     order = list(candidates)
     if max_per_story is not None:
         random.Random(f"{seed}:{story_id}:gaps").shuffle(order)
-    instances, skipped = [], []
+    instances: list[MCInstance] = []
+    skipped: list[str] = []
     for gap, mentions in order:
         if max_per_story is not None and len(instances) >= max_per_story:
             break

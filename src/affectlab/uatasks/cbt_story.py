@@ -166,7 +166,7 @@ def analyse_story(text: str) -> AnalysedStory:
         parse = parses[0] if parses else None
         kind = _kind(parse, parse.normal_form in animate) if parse is not None else None
         story.tokens.append(StoryToken(word, start, end, sentence, parse, kind))
-        if kind is not None:
+        if kind is not None and parse is not None:
             story.counts[(kind, parse.normal_form)] += 1
             story.first_seen.setdefault((kind, parse.normal_form), index)
             if is_proper(parse):

@@ -15,8 +15,10 @@ from affectlab.uatasks.instances import MCInstance
 
 FIELDS = ("task", "question", "options", "answer", "id", "context", "template_id", "few_shot", "metadata")
 # the JSON types of the other fields (a question of null would otherwise fail only when a prompt is built)
-_TYPES = {"task": str, "question": str, "id": str, "context": str, "template_id": (str, type(None)),
-          "few_shot": bool, "metadata": dict}  # fmt: skip
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "task": str, "question": str, "id": str, "context": str, "template_id": (str, type(None)), "few_shot": bool,
+    "metadata": dict,
+}  # fmt: skip
 _TYPE_NAMES = {"template_id": "a string or null", "few_shot": "true or false", "metadata": "a JSON object"}
 _TYPE_NAMES.update({key: "a string" for key in _TYPES if key not in _TYPE_NAMES})
 _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",

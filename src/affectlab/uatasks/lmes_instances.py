@@ -210,6 +210,7 @@ def cats_instance(
     if len(outsiders) == 1:
         meta["other_word"] = outsiders[0]
         meta["cat_name_other"] = next((name for name, ws in categories.items() if outsiders[0] in ws), None)
+    options: tuple[str, ...]
     if task == "lmes-cats-bin":
         options, answer = YES_NO, 1 if outsiders else 0
     else:

@@ -90,7 +90,7 @@ def parse_numeral(word: str) -> NumeralForm:
     lemmas = _numeral_lemmas()
     for parse in _morph().parse(word.lower()):
         if parse.tag.POS in _NUMERAL_POS and parse.normal_form in lemmas:
-            kind = "ordinal" if parse.tag.POS == "ADJF" else "cardinal"
+            kind: Literal["ordinal", "cardinal"] = "ordinal" if parse.tag.POS == "ADJF" else "cardinal"
             tag = parse.tag
             return NumeralForm(word, kind, parse.normal_form, tag.case, tag.gender, tag.number)
     raise InputError(

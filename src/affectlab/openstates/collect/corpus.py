@@ -7,8 +7,9 @@ from __future__ import annotations
 import csv
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.io.jsonlines import json_object
@@ -61,6 +62,7 @@ def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = N
         suffix = path.suffix.lower()
         with open(path, encoding="utf-8", errors="strict", newline="") as handle:
             try:
+                rows: Iterable[dict[str, Any]]
                 if suffix == ".txt":
                     rows = ({"text": line} for line in handle)
                 elif suffix in (".jsonl", ".json"):

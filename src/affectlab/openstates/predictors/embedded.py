@@ -136,7 +136,7 @@ class EmbeddedStatePredictor:
         """``open_states.json`` (vocabularies, training counts) + ``heads.npz`` (weights)."""
         path = Path(directory)
         path.mkdir(parents=True, exist_ok=True)
-        arrays = {f"{lang}/weights": w for lang, w in self.weights_.items()}
+        arrays: dict[str, Any] = {f"{lang}/weights": w for lang, w in self.weights_.items()}
         arrays |= {f"{lang}/bias": b for lang, b in self.bias_.items()}
         np.savez_compressed(path / ARRAYS, **arrays)
         write_config(path, self.kind, {"terms": self.terms_, "training": self.training_, "window": WINDOW})

@@ -93,6 +93,6 @@ class LLMStatePredictor:
                 out.append([[TermScore(term, 1.0)] for term in terms])
         return out
 
-    def save(self, directory: str) -> None:
+    def save(self, directory: str | Path) -> None:
         """An LLM predictor is its endpoint and model name; there is nothing to save."""
         raise InputError("an llm predictor has nothing to save: pass llm:MODEL and --llm-base-url again")

@@ -68,8 +68,8 @@ class Seq2SeqStatePredictor:
             raise InputError(f"cannot load the seq2seq model {str(model)!r} ({reason})") from None
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         self.model.to(self.device).eval()
-        unknown = (None, self.tokenizer.unk_token_id)
-        missing = [sentinel(i) for i in range(2) if self.tokenizer.convert_tokens_to_ids(sentinel(i)) in unknown]
+        unknown_ids = (None, self.tokenizer.unk_token_id)
+        missing = [sentinel(i) for i in range(2) if self.tokenizer.convert_tokens_to_ids(sentinel(i)) in unknown_ids]
         if missing:
             raise InputError(f"the tokenizer of {str(model)!r} has no T5 sentinels ({', '.join(missing)})")
         self.history: list[dict[str, float]] = []
