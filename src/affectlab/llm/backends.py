@@ -12,17 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing
 from pathlib import Path
 from typing import Any, Protocol
 
 from affectlab.datasets.sources import cache_dir
-from affectlab.errors import AffectlabError, DataNotFoundError
+from affectlab.errors import AffectlabError
 from affectlab.extras import require
-from affectlab.io.sqlite import select_by_keys
+from affectlab.io.sqlite import SqliteMemo, memoized
 from affectlab.llm.local import load_causal_lm, position_limit
 
 API_KEY_ENVS = ("AFFECTLAB_LLM_API_KEY", "OPENAI_API_KEY")
@@ -222,26 +220,17 @@ def _cut_at_stop(reply: str, stop: Sequence[str]) -> str:
 
 
 class CachedBackend:
-    """``backend`` with its replies kept in SQLite under ``directory`` (default ``$AFFECTLAB_CACHE_DIR/llm``),
-    keyed by SHA-256 of the backend's identity and the prompt. Replies are stored every ``chunk`` prompts, so a
-    run that fails half-way keeps what it paid for."""
+    """``backend`` with its replies kept in SQLite (a :class:`~affectlab.io.sqlite.SqliteMemo`) under ``directory``
+    (default ``$AFFECTLAB_CACHE_DIR/llm``), keyed by SHA-256 of the backend's identity and the prompt. Replies are
+    stored every ``chunk`` prompts, so a run that fails half-way keeps what it paid for."""
 
     def __init__(self, backend: LLMBackend, directory: str | os.PathLike[str] | None = None, chunk: int = 64) -> None:
         self.backend = backend
         folder = Path(directory) if directory is not None else cache_dir() / "llm"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise DataNotFoundError(f"cannot create the LLM reply cache in {folder} ({error.strerror})") from None
-        self.path = folder / "replies.sqlite"
+        self.memo = SqliteMemo(folder / "replies.sqlite", "replies", "reply")
+        self.path = self.memo.path
         self.chunk = max(1, chunk)
         self.identity = backend.identity
-        with closing(self._connect()) as db, db:
-            db.execute("CREATE TABLE IF NOT EXISTS replies (key BLOB PRIMARY KEY, reply TEXT NOT NULL)")
-
-    def _connect(self) -> sqlite3.Connection:
-        # a connection per call: the cache may be used from several threads (the web service)
-        return sqlite3.connect(self.path, timeout=60)
 
     def key(self, prompt: str) -> bytes:
         """The cache key of ``prompt`` for this backend."""
@@ -250,18 +239,4 @@ class CachedBackend:
 
     def complete(self, prompts: Sequence[str]) -> list[str]:
         """Cached replies, asking the backend only for prompts not seen before (each distinct one once)."""
-        keys = [self.key(p) for p in prompts]
-        known = self._get(keys)
-        todo = list({key: prompt for key, prompt in zip(keys, prompts, strict=True) if key not in known}.items())
-        for start in range(0, len(todo), self.chunk):
-            part = todo[start : start + self.chunk]
-            replies = self.backend.complete([prompt for _, prompt in part])
-            rows = [(key, reply) for (key, _), reply in zip(part, replies, strict=True)]
-            with closing(self._connect()) as db, db:
-                db.executemany("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", rows)
-            known.update(rows)
-        return [known[key] for key in keys]
-
-    def _get(self, keys: Sequence[bytes]) -> dict[bytes, str]:
-        with closing(self._connect()) as db:
-            return dict(select_by_keys(db, "SELECT key, reply FROM replies WHERE key IN ({marks})", keys))
+        return memoized(prompts, [self.key(p) for p in prompts], self.backend.complete, self.memo, self.chunk)
