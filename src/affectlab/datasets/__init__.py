@@ -12,7 +12,7 @@ from affectlab.datasets import emocontext, goemotions, semeval2025
 from affectlab.datasets.spec import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES, FileOptions, is_user_file, load_user_dataset
 from affectlab.errors import InputError
-from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, SENTIMENT, LabelSpace
+from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, SENTIMENT, LabelSpace, primary_metric_for
 from affectlab.registry import Registry
 
 __all__ = ["DATASETS", "DatasetSpec", "FileOptions", "first_rows", "get_dataset", "load_dataset", "resolve_dataset"]
@@ -139,7 +139,7 @@ def resolve_dataset(
         name=str(path),
         title=f"user file {path.name}",
         label_space=space,
-        primary_metric="micro_f1_emotions" if space.name == EMOCONTEXT.name else "macro_f1",
+        primary_metric=primary_metric_for(space),
         languages=tuple(sorted({lang for split in data.values() for lang in split["lang"] if lang})),
         splits=tuple(data),
         loader=lambda _dir: data,

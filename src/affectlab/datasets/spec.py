@@ -7,9 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from affectlab.labels import LabelSpace
-
-PRIMARY_METRICS = ("macro_f1", "micro_f1_emotions")
+from affectlab.labels import PRIMARY_METRIC_NAMES, LabelSpace
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,7 @@ class DatasetSpec:
     notes: str = ""
 
     def __post_init__(self) -> None:
-        if self.primary_metric not in PRIMARY_METRICS:
+        if self.primary_metric not in PRIMARY_METRIC_NAMES:
             raise ValueError(f"unknown primary metric {self.primary_metric!r}")
 
     def load(self, data_dir: str | os.PathLike[str] | None = None) -> Any:

@@ -32,7 +32,7 @@ from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.registry import read_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
-from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
+from affectlab.labels import TAXONOMY_RECORDS, LabelSpace
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
@@ -58,24 +58,22 @@ class HeadRecipe:
     fine_tuned_head: bool = True
 
 
+def head_recipe(
+    taxonomy: str, routes: dict[str, tuple[str, ...]], scored_on: tuple[str, ...], fine_tuned_head: bool = True
+) -> HeadRecipe:
+    """The recipe of the head for ``taxonomy``, its label space and metric read from the taxonomy's record."""
+    record = TAXONOMY_RECORDS.get(taxonomy)
+    return HeadRecipe(record.name, record.space, routes, scored_on, record.primary_metric, fine_tuned_head)
+
+
 RECIPES = {
-    "ekman": HeadRecipe(
+    "ekman": head_recipe(
         "ekman",
-        EKMAN,
         {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)},
         scored_on=("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng"),
     ),
-    "goemotions": HeadRecipe(
-        "goemotions", GOEMOTIONS, {"": ("goemotions",)}, scored_on=("goemotions",), fine_tuned_head=False
-    ),
-    "emocontext": HeadRecipe(
-        "emocontext",
-        EMOCONTEXT,
-        {"": ("emocontext",)},
-        scored_on=("emocontext",),
-        primary_metric="micro_f1_emotions",
-        fine_tuned_head=False,
-    ),
+    "goemotions": head_recipe("goemotions", {"": ("goemotions",)}, scored_on=("goemotions",), fine_tuned_head=False),
+    "emocontext": head_recipe("emocontext", {"": ("emocontext",)}, scored_on=("emocontext",), fine_tuned_head=False),
 }
 TAXONOMIES = tuple(RECIPES)
 

@@ -28,16 +28,9 @@ import numpy as np
 from affectlab.datasets import resolve_dataset
 from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
-from affectlab.labels import EKMAN, EMOCONTEXT, GOEMOTIONS, LabelSpace
+from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import fit_decision
-
-TASK_SPACES: dict[str, tuple[LabelSpace, str]] = {
-    "ekman": (EKMAN, "macro_f1"),
-    "goemotions": (GOEMOTIONS, "macro_f1"),
-    "emocontext": (EMOCONTEXT, "micro_f1_emotions"),
-}
-"""Each head's label space and the metric its dev score (and its decision) is judged by."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +92,7 @@ def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[s
     spec, _ = resolve_dataset(recipe.dataset, data_dir)
     targets = {}
     for task in recipe.tasks:
-        space = TASK_SPACES[task][0]
+        space = TAXONOMY_RECORDS.get(task).space
         if task == "ekman" and recipe.dataset == "goemotions":
             targets[task] = ekman_targets(_mapped_labels(split, data_dir), EKMAN)
         elif task == "ekman":
@@ -162,8 +155,8 @@ def fine_tune_default_encoder(
     encoder, tokenizer, fingerprint = _starting_encoder(base_dir, progress)
     device = resolve_device(None)
     tasks = [
-        multitask.TaskSpec(name, space.labels, space.multi_label, uses_context=name == "emocontext")
-        for name, (space, _) in TASK_SPACES.items()
+        multitask.TaskSpec(name, t.space.labels, t.space.multi_label, uses_context=t.reads_context)
+        for name, t in TAXONOMY_RECORDS.items()
         if any(name in s.tasks for s in sources)
     ]
     model = multitask.MultiTaskModel(encoder, tasks).to(device)
@@ -281,7 +274,7 @@ def score_dev(model: Any, dev_sets: list[DevSet], pad_id: int) -> dict[str, floa
         text = multitask.pooled_vectors(model, dev.encoded, 64, pad_id)
         context = multitask.pooled_vectors(model, dev.context, 64, pad_id) if dev.context is not None else None
         for task, gold in dev.gold.items():
-            space, metric = TASK_SPACES[task]
+            space, metric = TAXONOMY_RECORDS.get(task).space, TAXONOMY_RECORDS.get(task).primary_metric
             logits = multitask.head_logits(model, task, text, context)
             probs = _probabilities(logits, space.multi_label)
             columns = ~np.isnan(gold).any(axis=0)

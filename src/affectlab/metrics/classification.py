@@ -12,11 +12,13 @@ A label with no true and no predicted example scores 0 (scikit-learn's ``zero_di
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from affectlab.labels import LabelSpace
+from affectlab.registry import Registry
 
 
 def _counts(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -58,13 +60,15 @@ def micro_f1_emotions(y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace)
     return micro_f1(y_true, y_pred, emotion_columns(space))
 
 
+PRIMARY_METRICS: Registry[Callable[[np.ndarray, np.ndarray, LabelSpace], float]] = Registry("primary metric")
+"""The functions of the primary metrics named by :data:`affectlab.labels.PRIMARY_METRIC_NAMES`, with "did you mean"."""
+PRIMARY_METRICS.add("macro_f1", lambda y_true, y_pred, _space: macro_f1(y_true, y_pred))
+PRIMARY_METRICS.add("micro_f1_emotions", micro_f1_emotions)
+
+
 def primary_score(name: str, y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace) -> float:
-    """The dataset's primary metric: ``macro_f1`` or ``micro_f1_emotions``."""
-    if name == "macro_f1":
-        return macro_f1(y_true, y_pred)
-    if name == "micro_f1_emotions":
-        return micro_f1_emotions(y_true, y_pred, space)
-    raise ValueError(f"unknown primary metric {name!r}")
+    """The dataset's primary metric ``name`` (see :data:`PRIMARY_METRICS`)."""
+    return PRIMARY_METRICS.get(name)(y_true, y_pred, space)
 
 
 def classification_scores(
