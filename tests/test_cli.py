@@ -170,10 +170,10 @@ def test_missing_data_dir_file_through_the_installed_script(tmp_path):
         (["eval", "--dataset", "x.csv"], "Missing option"),
     ],
 )
-def test_usage_errors_exit_2_without_a_traceback(capsys, args, message):
+def test_usage_errors_exit_2_with_one_error_line(capsys, args, message):
     code, _, err = run(capsys, *args)
     assert code == 2
-    assert message in err and "Traceback" not in err
+    assert message in err and err.startswith("error: ") and err.count("\n") == 1 and "--help)" in err
 
 
 def test_error_and_note_lines_keep_square_brackets(capsys):

@@ -221,11 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``affectlab ... | head``): no traceback, as a shell tool would
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
-    except _USAGE_ERRORS as exc:
-        if hasattr(exc, "show"):
-            exc.show()
-        else:
-            print_error(str(exc))
+    except _USAGE_ERRORS as exc:  # an unknown option, a missing one, a value of the wrong type: one line too
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        ctx = getattr(exc, "ctx", None)
+        print_error(f"{message} (see {ctx.command_path} --help)" if ctx is not None else message)
         return int(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     return EXIT_DONE
 
