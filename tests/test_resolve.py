@@ -131,3 +131,19 @@ def test_concurrent_requests_in_several_languages_get_the_single_threaded_answer
     for item, status, body in answers:
         assert status == 200, body
         assert body["results"][0] == expected[item], item
+
+
+def test_a_batch_in_three_languages_runs_the_shared_encoder_once(monkeypatch):
+    from affectlab.encoders.onnx_encoder import OnnxEncoder
+
+    calls: list[int] = []
+    original = OnnxEncoder.encode
+
+    def counting(self, texts):
+        calls.append(len(texts))
+        return original(self, texts)
+
+    monkeypatch.setattr(OnnxEncoder, "encode", counting)
+    texts = ["Я так чекала на цей день!", "What a horrible day", "¡Qué alegría verte!", "Мені страшно"]
+    results = affectlab.detect(texts)
+    assert calls == [4] and all(result.labels for result in results)

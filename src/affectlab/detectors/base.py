@@ -156,6 +156,12 @@ class Detector:
         return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
 
     @property
+    def encoder_names(self) -> frozenset[str]:
+        """The sentence encoders this detector embeds texts with (by name; empty for n-gram and keyword models):
+        what a router runs once per batch for all its members."""
+        return frozenset()
+
+    @property
     def encoder_max_chars(self) -> int | None:
         """How many characters of a text a neural encoder in this detector reads (None: no encoder cuts texts);
         ``affectlab.detect`` notes a longer text's cut only when there is one."""

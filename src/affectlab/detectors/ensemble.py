@@ -96,6 +96,11 @@ class EnsembleDetector(Detector):
         return [member.predict_proba(X) for member in self.members_]
 
     @property
+    def encoder_names(self) -> frozenset[str]:
+        """The encoders of the members that run."""
+        return frozenset().union(*(self.members_[i].encoder_names for i in np.flatnonzero(self.weights_ > 0)))
+
+    @property
     def encoder_max_chars(self) -> int | None:
         """The shortest cut of a member that runs (None when none has an encoder)."""
         cuts = [self.members_[i].encoder_max_chars for i in np.flatnonzero(self.weights_ > 0)]

@@ -22,6 +22,7 @@ import numpy as np
 from affectlab.detectors.base import Detector, Inputs, as_inputs
 from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
+from affectlab.encoders.sentence import one_encoder_pass
 from affectlab.errors import InputError
 from affectlab.langid import detect_languages
 
@@ -113,8 +114,13 @@ class LanguageRoutedDetector(Detector):
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         probs = np.zeros((len(inputs), len(self.label_space)))
-        for lang, rows in self.route(inputs).items():
-            probs[rows] = self.member(lang).predict_proba(self._subset(inputs, rows))
+        routes = self.route(inputs)
+        # one encoder pass over the whole batch, whatever its languages; the members then differ only in their
+        # n-gram models, weights and thresholds
+        shared = frozenset().union(*(self.member(lang).encoder_names for lang in routes)) if len(routes) > 1 else ()
+        with one_encoder_pass(inputs.texts, shared):
+            for lang, rows in routes.items():
+                probs[rows] = self.member(lang).predict_proba(self._subset(inputs, rows))
         return probs
 
     def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
