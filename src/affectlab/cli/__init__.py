@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except _USAGE_ERRORS as exc:  # an unknown option, a missing one, a value of the wrong type: one line too
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        ctx = getattr(exc, "ctx", None)
-        print_error(f"{message} (see {ctx.command_path} --help)" if ctx is not None else message)
+        where = getattr(exc, "ctx", None)  # the context of the command that refused the option
+        print_error(f"{message} (see {where.command_path} --help)" if where is not None else message)
         return int(getattr(exc, "exit_code", EXIT_BAD_INPUT))
     return EXIT_DONE
 
