@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import typer
@@ -19,14 +18,9 @@ from affectlab.cli.options import (
     file_options,
     parse_params,
 )
-from affectlab.cli.output import print_json, print_left_out, print_scores, stage_progress
-from affectlab.datasets import first_rows, resolve_dataset
-from affectlab.detectors import create_detector, is_model_dir
-from affectlab.detectors.resolve import resolve_detector
+from affectlab.cli.output import print_json, print_notes, print_scores, stage_progress
 from affectlab.errors import InputError
-from affectlab.evaluation.evaluate import evaluate
-from affectlab.evaluation.store import model_label
-from affectlab.evaluation.training import train_detector
+from affectlab.evaluation.run import run_evaluation
 
 
 def evaluate_command(
@@ -77,42 +71,14 @@ def evaluate_command(
 ) -> None:
     """Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%
     bootstrap interval. A model kind is first trained on the dataset's train split (thresholds tuned on dev)."""
-    started = time.perf_counter()
-    options = file_options(text_col, label_col, label_sep, split_col, context_col)
-    if fast and model != "default":
-        raise InputError("--fast applies only to --model default")
+    model_params = {**_llm_options(model, llm_base_url, prompt), **parse_params(params)}
+    columns = file_options(text_col, label_col, label_sep, split_col, context_col)
     with stage_progress(not as_json) as progress:
-        training = None
-        if model == "default":
-            from affectlab.detectors.default import head_for
-
-            progress(f"loading {dataset}")
-            spec, data = resolve_dataset(dataset, data_dir, options)
-            detector = resolve_detector("default", head_for(spec.label_space), fast)
-            print_left_out(detector)
-        elif is_model_dir(model):
-            progress(f"loading model {model}")
-            detector = resolve_detector(model)
-            progress(f"loading {dataset}")
-            spec, data = resolve_dataset(dataset, data_dir, options, label_space=detector.label_space)
-        else:
-            detector = create_detector(model, **_llm_options(model, llm_base_url, prompt), **parse_params(params))
-            progress(f"loading {dataset}")
-            spec, data = resolve_dataset(dataset, data_dir, options)
-            training = train_detector(detector, spec, data, progress=progress)
-        if limit is not None:
-            data = first_rows(data, split, limit)
-        result = evaluate(
-            detector, spec, data, split, n_bootstrap=bootstrap, progress=progress, started=started, training=training
-        )
-        reference = f"{model} --fast" if fast else model
-        # one name for the model everywhere (table, --json, runs list): what the user passed, the kind beside it
-        record = {**result.to_dict(), "model": model_label({"model_ref": reference}), "model_kind": result.model,
-                  "model_ref": reference}  # fmt: skip
-        if record_run:
-            from affectlab.evaluation.store import RunStore
-
-            record["run_id"] = RunStore(runs_db).add(record, result.outputs)
+        record = run_evaluation(
+            model, dataset, split, fast=fast, params=model_params, data_dir=data_dir, file_options=columns,
+            limit=limit, n_bootstrap=bootstrap, record=record_run, runs_db=runs_db, progress=progress,
+        )  # fmt: skip
+    print_notes(record["model_config"].get("left_out", []))
     if as_json:
         print_json(record)
     else:

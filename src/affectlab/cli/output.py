@@ -36,7 +36,12 @@ def print_error(message: str, prefix: str = "error") -> None:
 
 def print_left_out(detector: Any) -> None:
     """A note on stderr for each optional member a model runs without (e.g. an encoder that needs torch)."""
-    for note in getattr(detector, "left_out_", []):
+    print_notes(getattr(detector, "left_out_", []))
+
+
+def print_notes(notes: list[str]) -> None:
+    """One ``note:`` line on stderr per note."""
+    for note in notes:
         stderr.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
 
 

@@ -1,0 +1,74 @@
+"""One evaluation run end to end, as ``affectlab eval`` does it: resolve the model (the shipped default head for the
+dataset's labels, a saved model, or a kind trained here on the dataset's train split with thresholds tuned on dev),
+score the split with the dataset's metrics and bootstrap intervals, and record the run in the results store."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from affectlab.datasets import FileOptions, first_rows, resolve_dataset
+from affectlab.detectors import create_detector, is_model_dir
+from affectlab.detectors.resolve import resolve_detector
+from affectlab.errors import InputError
+from affectlab.evaluation.evaluate import Progress, evaluate
+from affectlab.evaluation.store import RunStore, model_label
+from affectlab.evaluation.training import train_detector
+
+
+def run_evaluation(
+    model: str,
+    dataset: str,
+    split: str = "test",
+    *,
+    fast: bool = False,
+    params: dict[str, Any] | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+    file_options: FileOptions | None = None,
+    limit: int | None = None,
+    n_bootstrap: int = 1000,
+    record: bool = True,
+    runs_db: str | os.PathLike[str] | None = None,
+    progress: Progress = lambda _stage: None,
+) -> dict[str, Any]:
+    """Score ``model`` on ``dataset``'s ``split`` and return the run record (``affectlab eval --json``).
+
+    ``model`` is ``default`` (``fast``: its n-gram profile), a saved model's folder, or a model kind (``tfidf-lr``,
+    ``hf:PATH``, ``llm:NAME``, ...; ``params`` are its parameters), which is first trained on the train split.
+    ``limit`` scores only the first rows of the split. The record names the model as it was given (``model``;
+    the detector's kind in ``model_kind``) and, with ``record``, gets the ``run_id`` of the results store."""
+    started = time.perf_counter()
+    if fast and model != "default":
+        raise InputError("--fast applies only to --model default")
+    if params and (model == "default" or is_model_dir(model)):
+        raise InputError("--param applies to a model kind trained here, not to 'default' or a saved model")
+    training = None
+    if model == "default":
+        from affectlab.detectors.default import head_for
+
+        progress(f"loading {dataset}")
+        spec, data = resolve_dataset(dataset, data_dir, file_options)
+        detector = resolve_detector("default", head_for(spec.label_space), fast)
+    elif is_model_dir(model):
+        progress(f"loading model {model}")
+        detector = resolve_detector(model)
+        progress(f"loading {dataset}")
+        spec, data = resolve_dataset(dataset, data_dir, file_options, label_space=detector.label_space)
+    else:
+        detector = create_detector(model, **(params or {}))
+        progress(f"loading {dataset}")
+        spec, data = resolve_dataset(dataset, data_dir, file_options)
+        training = train_detector(detector, spec, data, progress=progress)
+    if limit is not None:
+        data = first_rows(data, split, limit)
+    result = evaluate(detector, spec, data, split, n_bootstrap=n_bootstrap, progress=progress, started=started,
+                      training=training)  # fmt: skip
+    reference = f"{model} --fast" if fast else model
+    # one name for the model everywhere (table, --json, runs list): what the user passed, the kind beside it
+    run = {**result.to_dict(), "model": model_label({"model_ref": reference}), "model_kind": result.model,
+           "model_ref": reference}  # fmt: skip
+    if record:
+        run["run_id"] = RunStore(Path(runs_db) if runs_db is not None else None).add(run, result.outputs)
+    return run
