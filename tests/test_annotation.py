@@ -502,3 +502,16 @@ def test_ukr_majority_matches_most_emobench_ua_labels(ukr_individuals, data_dir:
     assert result["joined_on"] == "text"
     assert result["n_matched"] > 4200
     assert all(scores["cohen_kappa"] > 0.7 for scores in result["per_label"].values())
+
+
+def test_read_ratings_guesses_the_layout_from_the_columns_and_names_the_file(tmp_path):
+    from affectlab.annotation import guess_layout, read_ratings
+
+    wide = tmp_path / "wide.csv"
+    wide.write_text("text_id,emotion,Annotator-1,Annotator-2\n1,Joy,1,0\n1,Sad,0,1\n2,Joy,5,1\n2,Sad,0,0\n")
+    with pytest.raises(InputError, match=r"wide\.csv data row 3: rating 5 in column 'Annotator-1'"):
+        read_ratings(wide)
+    ratings = read_ratings(wide, scale=(0, 5), binarize_values=True)
+    assert ratings.labels == ("Joy", "Sad") and set(ratings.frame["value"]) == {0.0, 1.0}
+    assert guess_layout(["item", "annotator", "label"]) == "long"
+    assert guess_layout(["item", "Annotator-1"], value_col="v") == "long"

@@ -29,10 +29,21 @@ from affectlab.annotation.agreement import (
 )
 from affectlab.annotation.comparison import ALIASES, compare, normalize_text
 from affectlab.annotation.files import read_aggregation, write_aggregation
-from affectlab.annotation.readers import LEVELS, Annotations, Level, binarize, read_long, read_wide
+from affectlab.annotation.readers import (
+    LAYOUTS,
+    LEVELS,
+    Annotations,
+    Level,
+    binarize,
+    guess_layout,
+    read_long,
+    read_ratings,
+    read_wide,
+)
 
 __all__ = [
     "ALIASES",
+    "LAYOUTS",
     "LEVELS",
     "METHODS",
     "STATISTICS",
@@ -45,6 +56,7 @@ __all__ = [
     "binarize",
     "compare",
     "fleiss_kappa",
+    "guess_layout",
     "interrater_correlation",
     "krippendorff_alpha",
     "mean_pairwise_cohen_kappa",
@@ -52,6 +64,7 @@ __all__ = [
     "rating_matrix",
     "read_aggregation",
     "read_long",
+    "read_ratings",
     "read_wide",
     "write_aggregation",
 ]

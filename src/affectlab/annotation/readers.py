@@ -94,6 +94,7 @@ def read_long(
     labels: Sequence[str] | None = None,
     level: Level | None = None,
     scale: Scale | None = RATING_SCALE,
+    name: str | None = None,
 ) -> Annotations:
     """Read the long layout: one row per (item, annotator, label[, value]).
 
@@ -104,9 +105,11 @@ def read_long(
     labels found, sorted); a label outside it is an error. ``level`` defaults to ``nominal`` for 0/1 values
     and ``ordinal`` otherwise; below the ``interval`` level a rating must be a whole number. A rating outside
     ``scale`` (default :data:`RATING_SCALE`, 0-3; None: any) is an error naming its row. A column not named is
-    found by its common names (:data:`COMMON_COLUMNS`).
+    found by its common names (:data:`COMMON_COLUMNS`). ``name`` is how messages call the source (default: its file
+    name).
     """
-    table, name = read_table(source)
+    table, read_as = read_table(source)
+    name = name or read_as
     item_col = find_column(table, "item", item_col, name)
     annotator_col = find_column(table, "annotator", annotator_col, name)
     label_col = find_column(table, "label", label_col, name)
@@ -135,6 +138,7 @@ def read_wide(
     labels: Sequence[str] | None = None,
     level: Level | None = None,
     scale: Scale | None = RATING_SCALE,
+    name: str | None = None,
 ) -> Annotations:
     """Read the wide layout: one row per (item, label), one column of values per annotator.
 
@@ -143,7 +147,8 @@ def read_wide(
     :func:`read_long`; so does finding the item and label columns by their common names (EmoBench-UA's released
     file: ``text_id`` and ``emotion``).
     """
-    table, name = read_table(source)
+    table, read_as = read_table(source)
+    name = name or read_as
     item_col = find_column(table, "item", item_col, name)
     label_col = find_column(table, "label", label_col, name)
     require_columns(table, [text_col, *(annotator_cols or [])], name)
@@ -165,6 +170,60 @@ def read_wide(
     frame = pd.concat(frames, ignore_index=True).dropna(subset=["value"])
     texts = _texts(items, table[text_col], name) if text_col else {}
     return _annotations(frame, declared, level, texts, name, set(items.unique()))
+
+
+LAYOUTS = ("auto", "long", "wide")
+
+
+def guess_layout(
+    columns: Sequence[str],
+    annotator_col: str | None = None,
+    annotator_cols: Sequence[str] | None = None,
+    value_col: str | None = None,
+) -> str:
+    """The layout the options imply (``annotator_cols``: wide; ``annotator_col`` or ``value_col``: long), else
+    ``wide`` when a column name starts with "Annotator" (any case) and is not the long layout's annotator column,
+    else ``long``."""
+    if annotator_cols is not None:
+        return "wide"
+    if annotator_col is not None or value_col is not None:
+        return "long"
+    named = [str(column).strip().lower() for column in columns]
+    return "wide" if any(name.startswith("annotator") and name != "annotator" for name in named) else "long"
+
+
+def read_ratings(
+    source: Source,
+    layout: str = "auto",
+    item_col: str | None = None,
+    annotator_col: str | None = None,
+    label_col: str | None = None,
+    value_col: str | None = None,
+    text_col: str | None = None,
+    annotator_cols: Sequence[str] | None = None,
+    labels: Sequence[str] | None = None,
+    level: Level | None = None,
+    scale: Scale | None = RATING_SCALE,
+    binarize_values: bool = False,
+) -> Annotations:
+    """A ratings file (or table) in either layout, read once: ``layout`` ``long``, ``wide`` or ``auto``
+    (:func:`guess_layout` from its columns and the options given), then :func:`read_long` or :func:`read_wide`,
+    and :func:`binarize` with ``binarize_values``. What ``affectlab annotate`` reads its input with."""
+    if layout not in LAYOUTS:
+        raise InputError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    table, name = read_table(source)
+    if layout == "auto":
+        layout = guess_layout(list(table.columns), annotator_col, annotator_cols, value_col)
+    if layout == "wide":
+        for option, value in (("--annotator-col", annotator_col), ("--value-col", value_col)):
+            if value is not None:
+                raise InputError(f"{option} is for the long layout; this file is read as wide (see --layout)")
+        ratings = read_wide(table, item_col, label_col, annotator_cols, text_col, labels, level, scale, name)
+    else:
+        if annotator_cols is not None:
+            raise InputError("--annotator-cols is for the wide layout; this file is read as long (see --layout)")
+        ratings = read_long(table, item_col, annotator_col, label_col, value_col, text_col, labels, level, scale, name)
+    return binarize(ratings) if binarize_values else ratings
 
 
 def binarize(annotations: Annotations) -> Annotations:

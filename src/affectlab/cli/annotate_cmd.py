@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import re
 import shlex
 from collections.abc import Callable
@@ -21,10 +19,8 @@ from affectlab.annotation import (
     Level,
     aggregate,
     agreement_report,
-    binarize,
     compare,
-    read_long,
-    read_wide,
+    read_ratings,
 )
 from affectlab.annotation.comparison import Join
 from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation
@@ -46,7 +42,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-LAYOUTS = ("auto", "long", "wide")
 JOINS = ("auto", "id", "text")
 
 RatingsFile = typer.Argument(..., help="Ratings file: CSV, TSV or JSON Lines (by extension).", show_default=False)
@@ -313,64 +308,12 @@ def _read_ratings(
     level: Level | None = None,
     scale: tuple[float, float] | None = None,
 ) -> Annotations:
-    """The ratings file read in its layout, binarized if asked."""
-    _check_choice("--layout", layout, LAYOUTS)
-    if layout == "auto":
-        layout = _guess_layout(file, annotator_col, annotator_cols, value_col)
-    declared = _split_list("--labels", labels)
-    progress(f"reading {file.name} ({layout} layout)")
-    if layout == "wide":
-        for option, value in (("--annotator-col", annotator_col), ("--value-col", value_col)):
-            if value is not None:
-                raise InputError(f"{option} is for the long layout; this file is read as wide (see --layout)")
-        ratings = read_wide(
-            file,
-            item_col=item_col,
-            label_col=label_col,
-            annotator_cols=_split_list("--annotator-cols", annotator_cols),
-            text_col=text_col,
-            labels=declared,
-            level=level,
-            scale=scale,
-        )
-    else:
-        if annotator_cols is not None:
-            raise InputError("--annotator-cols is for the wide layout; this file is read as long (see --layout)")
-        ratings = read_long(
-            file,
-            item_col=item_col,
-            annotator_col=annotator_col,
-            label_col=label_col,
-            value_col=value_col,
-            text_col=text_col,
-            labels=declared,
-            level=level,
-            scale=scale,
-        )
-    return binarize(ratings) if binarize_values else ratings
-
-
-def _guess_layout(file: Path, annotator_col: str | None, annotator_cols: str | None, value_col: str | None) -> str:
-    """The layout the options imply (--annotator-cols: wide; --annotator-col or --value-col: long), else 'wide' when
-    a column name starts with 'Annotator' (any case) and is not the long layout's annotator column, else 'long'.
-    Only the header (CSV, TSV) or first record (JSON Lines) is read; a file that cannot be read is left to the
-    reader, which names the problem."""
-    if annotator_cols is not None:
-        return "wide"
-    if annotator_col is not None or value_col is not None:
-        return "long"
-    try:
-        with file.open(encoding="utf-8-sig", newline="") as handle:
-            first = handle.readline()
-        if file.suffix.lower() in (".jsonl", ".ndjson"):
-            record = json.loads(first)
-            columns = [str(key) for key in record] if isinstance(record, dict) else []
-        else:
-            columns = next(csv.reader([first], delimiter="\t" if file.suffix.lower() == ".tsv" else ","), [])
-    except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, a 5000-digit number, nesting too deep
-        return "long"
-    named = [column.strip().lower() for column in columns]
-    return "wide" if any(name.startswith("annotator") and name != "annotator" for name in named) else "long"
+    """The ratings file, read by :func:`affectlab.annotation.read_ratings` with the comma-separated options split."""
+    progress(f"reading {file.name}")
+    return read_ratings(
+        file, layout, item_col, annotator_col, label_col, value_col, text_col,
+        _split_list("--annotator-cols", annotator_cols), _split_list("--labels", labels), level, scale, binarize_values,
+    )  # fmt: skip
 
 
 def _parse_scale(value: str) -> tuple[float, float]:
