@@ -77,7 +77,7 @@ def test_generate_ua_cbt_from_a_story_file(capsys, data_dir: Path, tmp_path: Pat
         (["ua", "generate", "lmes-low", "--out", "x.jsonl"], "needs the LMES resources"),
         (["ua", "generate", "ua-cbt", "--out", "x.jsonl"], "needs --input"),
         (["ua", "generate", "lmes-low", "--out", "x.csv"], "must end in .jsonl"),
-        (["ua", "eval", "lmes-low", "--model", "no/such/model", "--file", "missing.jsonl"], "no such file"),
+        (["ua", "eval", "lmes-low", "--model", "no/such/model", "--file", "missing.jsonl"], "does not exist"),
     ],
 )
 def test_bad_generate_and_eval_input_is_one_line(capsys, tmp_path: Path, monkeypatch, args, message) -> None:

@@ -15,6 +15,10 @@ from affectlab.errors import InputError
 from affectlab.registry import Registry
 
 LANGUAGES = ("en", "uk", "es")
+SCORE_DECIMALS = 4
+"""Scores are given with this many decimals everywhere a user reads them (the API, the service, ``detect
+--input`` and ``score`` files), so that a text scored alone and in a file reads the same; labels are decided on the
+unrounded scores."""
 
 
 @dataclass(frozen=True)

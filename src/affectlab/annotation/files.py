@@ -28,18 +28,16 @@ from affectlab.annotation.readers import cell_text, numeric_column, read_table, 
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
 from affectlab.io.outputs import check_output_file
+from affectlab.io.tables import DELIMITERS, table_format
 
 SUFFIXES = (".csv", ".tsv", ".jsonl")
 UNKNOWN_METHOD = "unknown"  # Aggregation.method of an aggregation read from a file
-_DELIMITERS = {".csv": ",", ".tsv": "\t"}
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
 
 
 def output_suffix(path: str | Path) -> str:
     """The file type of an aggregation output, checked before any work is done on it."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in SUFFIXES:
-        raise InputError(f"{str(path)!r}: unsupported output file type {suffix!r} (use {', '.join(SUFFIXES)})")
+    suffix = table_format(Path(path), SUFFIXES, "output")
     check_output_file(path, exists_ok=True)  # an earlier aggregation there is replaced, atomically
     return suffix
 
@@ -53,7 +51,7 @@ def write_aggregation(aggregation: Aggregation, path: str | Path) -> Path:
     if suffix == ".jsonl":
         text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     else:
-        text = _delimited(records, _DELIMITERS[suffix])
+        text = _delimited(records, DELIMITERS[suffix])
     write_atomically({path: text.encode("utf-8")})
     return path
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from affectlab.datasets.readers import read_delimited
 from affectlab.datasets.schema import Example, example, to_dataset_dict
 from affectlab.datasets.sources import data_file
 from affectlab.errors import InputError
+from affectlab.io.tables import read_delimited
 from affectlab.labels import EKMAN, LabelSpace
 
 SPLITS = ("train", "dev", "test")

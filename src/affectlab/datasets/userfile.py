@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from affectlab.datasets.readers import read_records
 from affectlab.datasets.schema import Example, example, to_dataset_dict
 from affectlab.errors import DataNotFoundError, InputError
+from affectlab.io.tables import RECORD_SUFFIXES, read_records
 from affectlab.labels import LABEL_SPACES, LabelSpace
 
-EXTENSIONS = (".csv", ".tsv", ".jsonl")
+EXTENSIONS = RECORD_SUFFIXES
 SPLIT_ALIASES = {"train": "train", "dev": "dev", "validation": "dev", "valid": "dev", "val": "dev", "test": "test"}
 DEFAULT_LABEL_COLUMNS = ("labels", "label", "emotions", "emotion")
 

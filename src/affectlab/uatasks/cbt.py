@@ -12,10 +12,8 @@ The published instances and the most-frequent baseline are in :mod:`affectlab.ua
 
 from __future__ import annotations
 
-import csv
 import logging
 import random
-import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ from typing import Any
 
 from affectlab.errors import InputError
 from affectlab.extras import require
+from affectlab.io.tables import read_records
 from affectlab.uatasks.cbt_published import load_cbt_artifact, most_frequent_baseline
 from affectlab.uatasks.cbt_story import (
     COMMON_NOUN,
@@ -276,11 +275,9 @@ def read_stories(path: str | Path) -> list[tuple[str, str]]:
     path = Path(path)
     if path.is_dir():
         return [(file.stem, file.read_text(encoding="utf-8")) for file in sorted(path.glob("*.txt"))]
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"no such story file or folder: {path}")
-    csv.field_size_limit(sys.maxsize)  # stories are long fields
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    rows = read_records(path, (".csv",))
     if rows and "fixed_story" not in rows[0]:
         raise InputError(f"{path}: no 'fixed_story' column (columns: {', '.join(rows[0])})")
     return [(row.get("id") or str(i), row["fixed_story"]) for i, row in enumerate(rows) if row["fixed_story"].strip()]

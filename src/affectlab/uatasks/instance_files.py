@@ -11,6 +11,7 @@ from typing import Any
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
 from affectlab.io.jsonlines import reject_lone_surrogates
+from affectlab.io.tables import read_text
 from affectlab.uatasks.instances import MCInstance
 
 FIELDS = ("task", "question", "options", "answer", "id", "context", "template_id", "few_shot", "metadata")
@@ -44,13 +45,7 @@ def write_instances(instances: Iterable[MCInstance], path: str | Path) -> Path:
 def read_instances(path: str | Path) -> list[MCInstance]:
     """Read instances written by :func:`write_instances`; a malformed line is an error naming its number."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad's) is no part of the first line
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path.name} is not UTF-8 text") from None
-    lines = text.split("\n")  # not splitlines(): JSON strings may hold U+2028, U+0085 and the like unescaped
+    lines = read_text(path).split("\n")  # not splitlines(): JSON strings may hold U+2028, U+0085 and the like unescaped
     instances = [_instance(line, number, path.name) for number, line in enumerate(lines, 1) if line.strip()]
     if not instances:
         raise InputError(f"{path.name} holds no instances")

@@ -1,20 +1,18 @@
-"""Reading a corpus to collect from: CSV/TSV, JSON lines (a Reddit dump: ``title`` + ``selftext`` or ``body``) or
-plain text (one post per line), given as files or folders of them; and the recipe corpus built from the datasets
-affectlab already reads (GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
+"""Reading a corpus to collect from: CSV/TSV, JSON lines (a Reddit dump: ``title`` + ``selftext`` or ``body``),
+plain text (one post per line) or Parquet, given as files or folders of them, through
+:func:`affectlab.io.tables.open_table`; and the recipe corpus built from the datasets affectlab already reads
+(GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
 
 from __future__ import annotations
 
-import csv
 import os
-import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.io.jsonlines import json_object
+from affectlab.io.tables import open_table, table_format
 
-SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt")
+SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt", ".parquet")
 TEXT_FIELDS = (("text",), ("body",), ("title", "selftext"), ("selftext",), ("title",))
 """Tried in order when no text column is given: the first whose fields a record has (joined by a blank line)."""
 EMPTY_MARKERS = {"[deleted]", "[removed]"}
@@ -29,15 +27,12 @@ def corpus_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
         if path.is_dir():
             files += sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
         elif path.is_file():
-            if path.suffix.lower() not in SUFFIXES:
-                raise InputError(
-                    f"{path}: cannot read {path.suffix or 'files without a suffix'} ({', '.join(SUFFIXES)})"
-                )
+            table_format(path, SUFFIXES)
             files.append(path)
         else:
             raise DataNotFoundError(f"{str(path)!r} does not exist")
     if not files:
-        raise InputError("no corpus files found (csv, tsv, jsonl, json or txt)")
+        raise InputError(f"no corpus files found ({', '.join(SUFFIXES)})")
     return files
 
 
@@ -55,26 +50,16 @@ def _post_text(record: dict, text_col: str | None, where: str) -> str:
 
 
 def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = None) -> Iterator[tuple[str, str]]:
-    """``(id, text)`` for every non-empty post; ids from an ``id`` column, else ``file:line``. ``text_col`` may
-    join columns with ``+`` (``title+selftext``)."""
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    """``(id, text)`` for every non-empty post, each file streamed by :func:`affectlab.io.tables.open_table`; ids
+    from an ``id`` column, else ``file:row``. ``text_col`` may join columns with ``+`` (``title+selftext``)."""
     for path in corpus_files(paths):
-        suffix = path.suffix.lower()
-        with open(path, encoding="utf-8", errors="strict", newline="") as handle:
-            try:
-                rows: Iterable[dict[str, Any]]
-                if suffix == ".txt":
-                    rows = ({"text": line} for line in handle)
-                elif suffix in (".jsonl", ".json"):
-                    rows = (json_object(line, f"{path} line {n}") for n, line in enumerate(handle, 1) if line.strip())
-                else:
-                    rows = csv.DictReader(handle, delimiter="\t" if suffix == ".tsv" else ",")
-                for number, row in enumerate(rows, start=1):
-                    text = _post_text(row, text_col, f"{path} row {number}")
-                    if text:
-                        yield str(row.get("id") or f"{path.name}:{number}"), text
-            except UnicodeDecodeError:
-                raise InputError(f"{path} is not UTF-8 text") from None
+        with open_table(path, SUFFIXES) as table:
+            for number, (row, problem) in enumerate(table.rows, start=1):
+                if problem:
+                    raise InputError(f"{path} row {number}: {problem}")
+                text = _post_text(row, text_col, f"{path} row {number}")
+                if text:
+                    yield str(row.get("id") or f"{path.name}:{number}"), text
 
 
 def recipe_posts(lang: str, data_dir: str | os.PathLike[str] | None) -> tuple[list[str], list[str]]:

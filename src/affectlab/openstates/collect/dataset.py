@@ -90,7 +90,7 @@ def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> Path:
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     """Read JSON-line records, refusing a line that is not a record with ``masked`` and ``terms``."""
-    from affectlab.datasets.readers import read_jsonl
+    from affectlab.io.tables import read_jsonl
 
     records = read_jsonl(Path(path))
     for number, record in enumerate(records, start=1):
