@@ -5,13 +5,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import numpy as np
 import typer
 from rich.table import Table
 
 from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detectors import Detector
-from affectlab.detectors.detect import Detection, detect, score_texts
+from affectlab.detectors.detect import Detection, detect, labelled_texts
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.io.outputs import check_output_file
@@ -132,16 +131,11 @@ def _detect_file(
     from affectlab.cli.output import file_progress
     from affectlab.io.batchfile import score_file
 
-    space = detector.label_space
-
-    def predict(batch: list[str]) -> tuple[np.ndarray, list[list[str]]]:
-        scores, predicted = score_texts(detector, batch)
-        return scores, space.decode(predicted)
-
     with file_progress(not as_json) as progress:
         summary = score_file(
-            input_file, output_file, predict, space.labels, text_col=text_col, batch_size=batch_size, progress=progress
-        )
+            input_file, output_file, lambda batch: labelled_texts(detector, batch), detector.label_space.labels,
+            text_col=text_col, batch_size=batch_size, progress=progress,
+        )  # fmt: skip
     report = {**dataclasses.asdict(summary), "output_path": str(summary.output_path)}
     if as_json:
         print_json(report)

@@ -13,6 +13,7 @@ from affectlab.detectors import Detector, Inputs
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
+from affectlab.labels import SCORE_DECIMALS
 from affectlab.langid import detect_languages
 from affectlab.text import as_context, as_texts, check_count
 
@@ -73,17 +74,30 @@ def detect(
     contexts = [turns] * len(items)
     # asked only when a text is long enough to be cut (a router would build every member to answer)
     cut = detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in items) else None
-    scores, predicted = score_texts(detector, items, contexts)
+    scores, ranked = labelled_texts(detector, items, contexts)
     space = detector.label_space
     results = []
-    for text, row_scores, row_pred in zip(items, scores, predicted, strict=True):
-        labels = [space.labels[j] for j in np.argsort(-row_scores, kind="stable") if row_pred[j]]
+    for text, row_scores, labels in zip(items, scores, ranked, strict=True):
         if top_k is not None:
             labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
         notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
-        shown = {label: round(float(p), 4) for label, p in zip(space.labels, row_scores, strict=True)}
+        shown = {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
         results.append(Detection(text=text, labels=labels, scores=shown, notes=notes))
     return results
+
+
+def labelled_texts(
+    detector: Detector, texts: list[str], contexts: list[list[str]] | None = None
+) -> tuple[np.ndarray, list[list[str]]]:
+    """Decision scores ``(n, n_labels)`` and each text's predicted labels, highest score first: what
+    :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the same in each."""
+    scores, predicted = score_texts(detector, texts, contexts)
+    labels = detector.label_space.labels
+    ranked = [
+        [labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
+        for row_scores, row_predicted in zip(scores, predicted, strict=True)
+    ]
+    return scores, ranked
 
 
 def score_texts(

@@ -24,6 +24,7 @@ import numpy as np
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.extras import require
 from affectlab.io.outputs import check_output_dir
+from affectlab.labels import SCORE_DECIMALS
 from affectlab.text import text_problem
 
 SUFFIXES = (".parquet", ".csv")
@@ -49,11 +50,11 @@ def input_files(source: str | os.PathLike[str]) -> list[Path]:
 
 
 def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
-    """Decision scores and predicted label names of ``texts`` (languages detected per text, no dialogue context)."""
-    from affectlab.detectors.detect import score_texts
+    """Decision scores and predicted label names of ``texts``, as ``affectlab.detect`` gives them (languages
+    detected per text, no dialogue context)."""
+    from affectlab.detectors.detect import labelled_texts
 
-    scores, predicted = score_texts(detector, texts)
-    return scores, detector.label_space.decode(predicted)
+    return labelled_texts(detector, texts)
 
 
 def score_local(
@@ -102,7 +103,7 @@ class BatchScorer:
         names = [""] * len(texts)
         if todo:
             probs, predicted = predict_texts(self.detector, [texts[i] for i in todo])
-            scores[todo] = np.asarray(probs, dtype=float).round(6)
+            scores[todo] = np.asarray(probs, dtype=float).round(SCORE_DECIMALS)
             for i, row_labels in zip(todo, predicted, strict=True):
                 names[i] = ",".join(row_labels)
         out = batch.copy()
