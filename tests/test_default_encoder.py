@@ -138,3 +138,45 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
     texts = ["Мені дуже страшно", "Я так чекала на цей день!"]
     np.testing.assert_allclose(read_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
     assert fast_profile(read_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"
+
+
+def test_the_exported_encoder_gives_a_text_the_same_vector_alone_and_in_any_batch(exported, texts):
+    encoder = OnnxEncoder(exported, batch_size=4)
+    whole = encoder.encode(texts)
+    np.testing.assert_array_equal(np.vstack([encoder.encode([text]) for text in texts]), whole)
+    np.testing.assert_array_equal(encoder.encode(texts[::-1])[::-1], whole)
+
+
+def test_the_row_scales_survive_onnx_runtimes_graph_fusions(exported, texts):
+    """ONNX Runtime's MatMulIntegerToFloat fusion once read a row-scale tensor as one scale (cosine 0.78): the
+    optimised graph must compute what the plain one does."""
+    import onnxruntime as ort
+
+    encoder = OnnxEncoder(exported)
+    ids = encoder.token_ids(texts[:4])
+    width = max(map(len, ids))
+    mask = np.array([[1] * len(row) + [0] * (width - len(row)) for row in ids], dtype=np.int64)
+    padded = np.array([row + [1] * (width - len(row)) for row in ids])
+    feed = {"inputs_embeds": encoder._words.word_rows(padded.reshape(-1)).reshape(*padded.shape, -1),
+            "attention_mask": mask}  # fmt: skip
+    outputs = []
+    for level in (ort.GraphOptimizationLevel.ORT_DISABLE_ALL, ort.GraphOptimizationLevel.ORT_ENABLE_ALL):
+        options = ort.SessionOptions()
+        options.graph_optimization_level = level
+        session = ort.InferenceSession(str(exported / "model.int8.onnx"), options, providers=["CPUExecutionProvider"])
+        outputs.append(session.run(None, feed)[0])
+    np.testing.assert_allclose(outputs[1], outputs[0], atol=1e-4, rtol=1e-4)
+
+
+def test_only_a_dynamically_quantized_graph_is_rewritten(tmp_path):
+    from onnx import TensorProto, helper
+
+    from affectlab.encoders.row_int8 import per_row_activations
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])], "plain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2])],
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="no dynamically quantized"):
+        per_row_activations(helper.make_model(graph))

@@ -175,8 +175,13 @@ class EnsembleDetector(Detector):
 
 
 def combine(probas: list[np.ndarray], weights: np.ndarray) -> np.ndarray:
-    """The weighted average of member probabilities."""
-    return np.tensordot(weights / weights.sum(), np.stack(probas), axes=1)
+    """The weighted average of member probabilities, element by element (a BLAS product here made a text's
+    average depend in its last bits on the size of its batch)."""
+    shares = weights / weights.sum()
+    total = np.zeros(np.shape(probas[0]))
+    for share, proba in zip(shares, probas, strict=True):
+        total += share * proba
+    return total
 
 
 def weight_grid(n_members: int) -> Iterator[np.ndarray]:

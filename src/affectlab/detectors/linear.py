@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy.sparse import issparse
 from scipy.special import expit, softmax
 
 CONSTANT_LOGIT = 20.0
@@ -50,5 +51,19 @@ def _fit_binary(X: Any, y: np.ndarray, classifier: Any) -> tuple[np.ndarray, flo
 def linear_proba(X: Any, coef: np.ndarray, intercept: np.ndarray, multi_label: bool) -> np.ndarray:
     """The arithmetic of ``LogisticRegression.predict_proba`` on saved weights: scikit-learn has no public way to
     rebuild a fitted estimator from its coefficients without pickle."""
-    scores = np.asarray(X @ coef.T) + intercept
+    scores = (np.asarray(X @ coef.T) if issparse(X) else row_products(np.asarray(X), coef)) + intercept
     return expit(scores) if multi_label else softmax(scores, axis=1)
+
+
+ROWS_PER_PRODUCT = 256
+
+
+def row_products(X: np.ndarray, coef: np.ndarray) -> np.ndarray:
+    """``X @ coef.T`` computed so that each row's result depends on that row alone: a BLAS product picks its kernel
+    and summation order by the matrix sizes, so a text's scores moved in the last bits with its batch (issue 22).
+    Each element is numpy's pairwise sum over one row of products, the same for a row alone and in any batch."""
+    out = np.empty((X.shape[0], coef.shape[0]), dtype=np.result_type(X, coef))
+    for start in range(0, X.shape[0], ROWS_PER_PRODUCT):
+        rows = X[start : start + ROWS_PER_PRODUCT]
+        out[start : start + ROWS_PER_PRODUCT] = (rows[:, None, :] * coef[None, :, :]).sum(axis=-1)
+    return out

