@@ -376,3 +376,16 @@ def test_ukr_individuals_end_to_end(capsys, data_dir: Path, tmp_path: Path) -> N
     comparison = json.loads(stdout)
     assert comparison["joined_on"] == "text" and comparison["n_matched"] > 4200
     assert all(scores["cohen_kappa"] > 0.7 for scores in comparison["per_label"].values())
+
+
+def test_the_python_api_writes_the_report_the_command_writes(capsys, wide_file: Path, tmp_path: Path) -> None:
+    from affectlab.annotation import RatingsSource, write_report
+
+    out = tmp_path / "cli"
+    code, _, err = run(capsys, "annotate", "report", wide_file, *WIDE, "--out", out, "--method", "majority")
+    assert code == 0, err
+    source = RatingsSource(wide_file, item_col="text_id", label_col="emotion", text_col="text")
+    report, chart = write_report(source, tmp_path / "api", "majority")
+    cli = (tmp_path / "cli" / "report.md").read_text(encoding="utf-8")
+    api = report.read_text(encoding="utf-8")
+    assert api.split("## Reproduce")[0] == cli.split("## Reproduce")[0] and chart.is_file()

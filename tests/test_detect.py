@@ -138,3 +138,13 @@ def test_wrong_column_in_an_input_file(capsys, saved_model, tmp_path):
     code = main(["detect", "--input", str(source), "--output", str(tmp_path / "o.csv"), "--model", saved_model])
     assert code == 2 and "no column 'text'" in capsys.readouterr().err
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_detect_file_in_python_writes_what_detect_input_writes(capsys, tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"text": "Мені страшно"}\n{"text": "Ура! Свято!"}\n', encoding="utf-8")
+    assert main(["detect", "--fast", "--input", str(source), "--output", str(tmp_path / "cli.jsonl")]) == 0
+    capsys.readouterr()
+    summary = affectlab.detect_file(source, tmp_path / "api.jsonl", fast=True)
+    assert summary.rows_written == 2
+    assert (tmp_path / "api.jsonl").read_text(encoding="utf-8") == (tmp_path / "cli.jsonl").read_text(encoding="utf-8")

@@ -123,3 +123,13 @@ def test_export_lm_eval_writes_a_task_per_loadable_task(capsys, data_dir: Path, 
     names = {Path(path).name for path in result["written"]}
     assert "utils.py" in names and "affectlab_lmes_low.yaml" in names
     assert "up-titles" in result["skipped"]
+
+
+def test_the_python_api_generates_what_the_command_generates(capsys, data_dir: Path, tmp_path: Path) -> None:
+    from affectlab.uatasks.jobs import generate_instances
+
+    code, _, err = run(capsys, "ua", "generate", "lmes-wordlength", "--data-dir", data_dir, "--n", 5,
+                       "--seed", 2, "--out", tmp_path / "cli.jsonl")  # fmt: skip
+    assert code == 0, err
+    done = generate_instances("lmes-wordlength", tmp_path / "api.jsonl", n=5, seed=2, data_dir=data_dir)
+    assert done.n == 5 and read_instances(tmp_path / "api.jsonl") == read_instances(tmp_path / "cli.jsonl")

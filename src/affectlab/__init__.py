@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from affectlab.versions import __version__
 
-__all__ = ["__version__", "detect", "detect_open", "load_detector"]
+__all__ = ["__version__", "detect", "detect_file", "detect_open", "load_detector"]
 
 if TYPE_CHECKING:
     from affectlab.detectors import Detector
@@ -23,6 +23,14 @@ def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detectio
     from affectlab.detectors.detect import detect as _detect
 
     return _detect(texts, taxonomy=taxonomy, **options)
+
+
+def detect_file(input_path: Any, output_path: Any, taxonomy: str = "ekman", **options: Any) -> Any:
+    """Score every row of a file into another, as ``affectlab detect --input`` does; see
+    :func:`affectlab.detectors.detect.detect_file`."""
+    from affectlab.detectors.detect import detect_file as _detect_file
+
+    return _detect_file(input_path, output_path, taxonomy=taxonomy, **options)
 
 
 def detect_open(texts: Any, **options: Any) -> list[Any]:

@@ -29,11 +29,13 @@ from affectlab.annotation.agreement import (
 )
 from affectlab.annotation.comparison import ALIASES, compare, normalize_text
 from affectlab.annotation.files import read_aggregation, write_aggregation
+from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import (
     LAYOUTS,
     LEVELS,
     Annotations,
     Level,
+    RatingsSource,
     binarize,
     guess_layout,
     read_long,
@@ -50,8 +52,10 @@ __all__ = [
     "Aggregation",
     "Annotations",
     "Level",
+    "RatingsSource",
     "UndefinedStatisticError",
     "aggregate",
+    "aggregate_ratings",
     "agreement_report",
     "binarize",
     "compare",
@@ -67,4 +71,5 @@ __all__ = [
     "read_ratings",
     "read_wide",
     "write_aggregation",
+    "write_report",
 ]

@@ -225,6 +225,36 @@ def read_ratings(
     return binarize(ratings) if binarize_values else ratings
 
 
+@dataclass(frozen=True)
+class RatingsSource:
+    """A ratings file (or table) and how to read it: the reading options of ``affectlab annotate``, kept together
+    so that a whole job (:mod:`affectlab.annotation.jobs`) takes them as one argument."""
+
+    source: Source
+    layout: str = "auto"
+    item_col: str | None = None
+    annotator_col: str | None = None
+    label_col: str | None = None
+    value_col: str | None = None
+    text_col: str | None = None
+    annotator_cols: Sequence[str] | None = None
+    labels: Sequence[str] | None = None
+    scale: Scale | None = RATING_SCALE
+    binarize_values: bool = False
+
+    @property
+    def name(self) -> str:
+        """The file's name for messages and reports."""
+        return "the data frame" if isinstance(self.source, pd.DataFrame) else str(self.source)
+
+    def read(self, level: Level | None = None) -> Annotations:
+        """The ratings, read by :func:`read_ratings` (``level``: how values compare; default from the values)."""
+        return read_ratings(
+            self.source, self.layout, self.item_col, self.annotator_col, self.label_col, self.value_col,
+            self.text_col, self.annotator_cols, self.labels, level, self.scale, self.binarize_values,
+        )  # fmt: skip
+
+
 def binarize(annotations: Annotations) -> Annotations:
     """Presence ratings: a value above 0 becomes 1, else 0, and the level becomes nominal (EmoBench-UA's
     binary labels are the SemEval-2025 intensities above 0)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -12,29 +11,15 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from affectlab.annotation import (
-    LEVELS,
-    METHODS,
-    Annotations,
-    Level,
-    aggregate,
-    agreement_report,
-    compare,
-    read_ratings,
-)
+from affectlab.annotation import LEVELS, METHODS, Level, agreement_report, compare
 from affectlab.annotation.comparison import Join
-from affectlab.annotation.files import output_suffix, read_aggregation, write_aggregation
-from affectlab.annotation.report import (
-    Footnotes,
-    aggregation_summary,
-    agreement_chart,
-    agreement_rows,
-    markdown_report,
-)
+from affectlab.annotation.files import output_suffix, read_aggregation
+from affectlab.annotation.jobs import aggregate_ratings, write_report
+from affectlab.annotation.readers import RatingsSource
+from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
-from affectlab.io.atomic import write_atomically
 from affectlab.io.outputs import check_output_dir
 
 app = typer.Typer(
@@ -140,16 +125,10 @@ def aggregate_command(
     if out is not None:
         output_suffix(out)
         _check_not_input(out, file)
+    ratings = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
+                              labels, binarize_values, scale)  # fmt: skip
     with stage_progress(not as_json) as progress:
-        ratings = _read_ratings(
-            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress, level=None, scale=_parse_scale(scale),
-        )  # fmt: skip
-        progress(f"fitting {method} on {len(ratings.items):,} items")
-        aggregation = aggregate(ratings, method, min_confidence=min_confidence)
-        if out is not None:
-            progress(f"writing {out}")
-            write_aggregation(aggregation, out)
+        aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress)
     summary = aggregation_summary(aggregation)
     if as_json:
         print_json({**summary, "out": None if out is None else str(out)})
@@ -181,11 +160,11 @@ def agreement_command(
     Krippendorff's alpha, Fleiss' kappa, mean pairwise Cohen's kappa and GoEmotions' interrater correlation.
     """
     checked_level = _check_agreement_options(level, bootstrap)
+    source = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
+                             labels, binarize_values, scale)  # fmt: skip
     with stage_progress(not as_json) as progress:
-        ratings = _read_ratings(
-            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress, level=checked_level, scale=_parse_scale(scale),
-        )  # fmt: skip
+        progress(f"reading {file.name}")
+        ratings = source.read(checked_level)
         progress(f"agreement with {bootstrap:,} bootstrap resamples")
         report = agreement_report(ratings, level=checked_level, n_bootstrap=bootstrap)
     if as_json:
@@ -263,37 +242,15 @@ def report_command(
     _check_choice("--method", method, METHODS)
     checked_level = _check_agreement_options(level, bootstrap)
     check_output_dir(out)
-    command = _command_line(context)
+    ratings = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
+                              labels, binarize_values, scale)  # fmt: skip
     with stage_progress() as progress:
-        ratings = _read_ratings(
-            file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols, labels,
-            binarize_values, progress, level=checked_level, scale=_parse_scale(scale),
-        )  # fmt: skip
-        progress(f"fitting {method} on {len(ratings.items):,} items")
-        aggregation = aggregate(ratings, method, min_confidence=min_confidence)
-        progress(f"agreement with {bootstrap:,} bootstrap resamples")
-        agreement = agreement_report(ratings, level=checked_level, n_bootstrap=bootstrap)
-        progress("comparing with the gold labels")
-        comparison = compare(aggregation, gold) if gold else None
-        progress("writing the report")
-        markdown = markdown_report(
-            str(file),
-            ratings,
-            agreement,
-            bootstrap,
-            aggregation,
-            command,
-            binarized=binarize_values,
-            comparison=comparison,
-            gold=[str(path) for path in gold or []],
-        )
-        chart = agreement_chart(agreement, level or ratings.level)
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomically({out / "report.md": markdown.encode("utf-8"), out / "agreement.png": chart})
-    stdout.print(f"wrote {escape(str(out / 'report.md'))} and {escape(str(out / 'agreement.png'))}", highlight=False)
+        paths = write_report(ratings, out, method, min_confidence, gold or (), checked_level, bootstrap,
+                             _command_line(context), progress)  # fmt: skip
+    stdout.print(f"wrote {escape(str(paths[0]))} and {escape(str(paths[1]))}", highlight=False)
 
 
-def _read_ratings(
+def _ratings_source(
     file: Path,
     layout: str,
     item_col: str | None,
@@ -304,15 +261,13 @@ def _read_ratings(
     annotator_cols: str | None,
     labels: str | None,
     binarize_values: bool,
-    progress: Callable[[str], None],
-    level: Level | None = None,
-    scale: tuple[float, float] | None = None,
-) -> Annotations:
-    """The ratings file, read by :func:`affectlab.annotation.read_ratings` with the comma-separated options split."""
-    progress(f"reading {file.name}")
-    return read_ratings(
+    scale: str,
+) -> RatingsSource:
+    """The ratings file and its reading options, the comma-separated ones split and ``--scale`` parsed."""
+    return RatingsSource(
         file, layout, item_col, annotator_col, label_col, value_col, text_col,
-        _split_list("--annotator-cols", annotator_cols), _split_list("--labels", labels), level, scale, binarize_values,
+        _split_list("--annotator-cols", annotator_cols), _split_list("--labels", labels), _parse_scale(scale),
+        binarize_values,
     )  # fmt: skip
 
 

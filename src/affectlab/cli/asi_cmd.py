@@ -27,7 +27,7 @@ Spacy = typer.Option(
 
 @app.command("collect")
 def collect_command(
-    inputs: list[Path] = typer.Argument(..., help="Corpus files or folders: csv, tsv, jsonl, json, txt."),
+    inputs: list[Path] = typer.Argument(..., help="Corpus files or folders: csv, tsv, jsonl, json, txt, parquet."),
     lang: str = typer.Option(..., "--lang", "-l", help="en or es."),
     out: Path = typer.Option(..., "--out", "-o", help="JSON Lines file for the masked posts.", show_default=False),
     rounds: int = typer.Option(4, "--rounds", min=1, help="Bootstrapping rounds (the paper: 4; regional: 1)."),
@@ -46,47 +46,18 @@ def collect_command(
     as_json: bool = Json,
 ) -> None:
     """Bootstrap affective states from a corpus (MASIVE 3.1), mask them with T5 sentinels and split train/test."""
-    from affectlab.openstates.collect.bootstrap import bootstrap
-    from affectlab.openstates.collect.corpus import read_posts
-    from affectlab.openstates.collect.dataset import split_dataset, summary, write_records
-    from affectlab.openstates.collect.pos import default_adjective_check
-    from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES, SEEDS, templates_for
+    from affectlab.openstates.collect.job import collect_states
 
-    templates_for(lang)  # an unknown language is one clear error
-    if out.suffix.lower() != ".jsonl":
-        raise InputError(f"--out must end in .jsonl, got {out.name}")
-    named = {"table10": SEEDS.get(lang), "regional": REGIONAL_SEEDS_ES if lang == "es" else None}
-    seed_terms = named[seeds] if seeds in named else [s.strip() for s in seeds.split(",") if s.strip()]
-    if seed_terms is None:
-        raise InputError(f"no {seeds} seeds for language {lang!r}")
     with stage_progress(not as_json) as progress:
-        progress("reading the corpus")
-        posts = list(read_posts(inputs, text_col))
-        progress(f"bootstrapping over {len(posts):,} posts")
-        result = bootstrap(
-            [text for _, text in posts], lang, rounds, seed_terms, [i for i, _ in posts],
-            default_adjective_check({lang: spacy} if spacy else None), single_form=single_form, grow_from_single=grow,
-        )  # fmt: skip
-        if not result.posts:
-            raise InputError(f"no post in the corpus matches a template with a seed state ({len(posts):,} posts read)")
-        records, held_out = split_dataset(result, unseen, test_fraction, seed)
-        write_records(out, records)
-    report = {
-        "out": str(out),
-        "corpus_posts": len(posts),
-        "posts": len(records),
-        "states": len(result.states),
-        "rounds": result.rounds,
-        "held_out_states": held_out,
-        "splits": summary(records),
-        "adjective_check": result.adjective_check,
-    }
+        report = collect_states(inputs, lang, out, rounds, seeds, single_form, grow, unseen, test_fraction, seed,
+                                text_col, spacy, progress)  # fmt: skip
     if as_json:
         print_json(report)
         return
     stdout.print(
-        f"{len(records):,} posts with {report['states']:,} states from {len(posts):,} ({len(result.rounds)} rounds, "
-        f"{result.adjective_check}); held out: {', '.join(held_out) or 'none'}; written to {out}",
+        f"{report['posts']:,} posts with {report['states']:,} states from {report['corpus_posts']:,} "
+        f"({len(report['rounds'])} rounds, {report['adjective_check']}); held out: "
+        f"{', '.join(report['held_out_states']) or 'none'}; written to {out}",
         highlight=False,
     )
 

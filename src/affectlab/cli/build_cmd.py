@@ -9,34 +9,37 @@ import typer
 from affectlab.cli.options import DataDir, Json
 from affectlab.cli.output import print_json, stage_progress, stdout
 
+OutOption = typer.Option(None, "--out", "-o", help="Where to write the heads (default: inside the package).")
+HeadsOption = typer.Option(None, "--head", help="Only this head (repeatable): ekman, goemotions, emocontext.")
+EnglishEncoderOption = typer.Option(
+    None,
+    "--english-encoder",
+    help="Add a fine-tuned English encoder to the goemotions head, stored int8 (needs the hf extra): a saved "
+    "`affectlab train hf:...` GoEmotions model, or a Hugging Face encoder directory to fine-tune first "
+    "(hours on a CPU).",
+)
+FineTuneOption = typer.Option(
+    False,
+    "--fine-tune",
+    help="First fine-tune the shared encoder (multilingual-e5-small) on the datasets and export it int8 to "
+    "ONNX (needs the hf extra; about an hour on 2 CPU cores). Without it the heads read the installed encoder.",
+)
+EncoderOutOption = typer.Option(
+    None, "--encoder-out", help="With --fine-tune: where to write the encoder (default: inside the package)."
+)
+TrainedDirOption = typer.Option(
+    None, "--trained-dir", help="With --fine-tune: keep the float32 fine-tuned weights here (for benchmarks)."
+)
+
 
 def build_default_command(
     data_dir: Path | None = DataDir,
-    out: Path | None = typer.Option(
-        None, "--out", "-o", help="Where to write the heads (default: inside the package)."
-    ),
-    heads: list[str] | None = typer.Option(
-        None, "--head", help="Only this head (repeatable): ekman, goemotions, emocontext."
-    ),
-    english_encoder: Path | None = typer.Option(
-        None,
-        "--english-encoder",
-        help="Add a fine-tuned English encoder to the goemotions head, stored int8 (needs the hf extra): a saved "
-        "`affectlab train hf:...` GoEmotions model, or a Hugging Face encoder directory to fine-tune first "
-        "(hours on a CPU).",
-    ),
-    fine_tune: bool = typer.Option(
-        False,
-        "--fine-tune",
-        help="First fine-tune the shared encoder (multilingual-e5-small) on the datasets and export it int8 to "
-        "ONNX (needs the hf extra; about an hour on 2 CPU cores). Without it the heads read the installed encoder.",
-    ),
-    encoder_out: Path | None = typer.Option(
-        None, "--encoder-out", help="With --fine-tune: where to write the encoder (default: inside the package)."
-    ),
-    trained_dir: Path | None = typer.Option(
-        None, "--trained-dir", help="With --fine-tune: keep the float32 fine-tuned weights here (for benchmarks)."
-    ),
+    out: Path | None = OutOption,
+    heads: list[str] | None = HeadsOption,
+    english_encoder: Path | None = EnglishEncoderOption,
+    fine_tune: bool = FineTuneOption,
+    encoder_out: Path | None = EncoderOutOption,
+    trained_dir: Path | None = TrainedDirOption,
     as_json: bool = Json,
 ) -> None:
     """Train the default heads (fine-tuned encoder + n-gram ensembles) and record their test scores.

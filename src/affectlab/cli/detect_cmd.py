@@ -9,48 +9,61 @@ import typer
 from rich.table import Table
 
 from affectlab.cli.output import print_json, print_left_out, stdout
-from affectlab.detectors import Detector
-from affectlab.detectors.detect import Detection, detect, labelled_texts
+from affectlab.detectors.detect import Detection, detect, detect_file
 from affectlab.detectors.resolve import resolve_detector
-from affectlab.errors import DataNotFoundError, InputError
+from affectlab.errors import InputError
 from affectlab.io.outputs import check_output_file
+from affectlab.io.tables import check_readable_file
 
 BAR_WIDTH = 24
 
 
+Texts = typer.Argument(None, help="Texts to analyse (or use --input FILE).")
+Taxonomy = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext.")
+Context = typer.Option(
+    None,
+    "--context",
+    "-c",
+    help="An earlier dialogue turn (repeatable). Read by --taxonomy emocontext and by saved models trained with "
+    "context; the ekman and goemotions heads read each text alone and refuse it.",
+)
+TopK = typer.Option(
+    None, "--top-k", min=1, help="Keep at most K predicted labels per text (--open: terms per mask, default 5)."
+)
+Model = typer.Option("default", "--model", "-m", help="'default' or a saved model directory.")
+Fast = typer.Option(False, "--fast", help="N-gram heads only: no encoder, much faster, less accurate.")
+InputFile = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet.")
+OutputFile = typer.Option(None, "--output", "-o", help="Where to write the scored file.")
+TextCol = typer.Option("text", "--text-col", help="Input file column holding the text.")
+BatchSize = typer.Option(
+    1024, "--batch-size", min=1, help="Texts per batch for --input (sorted by length inside a batch)."
+)
+OpenStates = typer.Option(
+    False,
+    "--open",
+    help="Open-ended affective states (MASIVE): rank feeling words for each <extra_id_N> mask; a text without "
+    'one gets "I feel <extra_id_0>." appended. English and Spanish.',
+)
+Lang = typer.Option(None, "--lang", help="With --open: en or es (default: detected).")
+AsJson = typer.Option(
+    False, "--json", help="Print JSON: one object for one text, a list of objects for several, a summary for --input."
+)
+
+
 def detect_command(
-    texts: list[str] | None = typer.Argument(None, help="Texts to analyse (or use --input FILE)."),
-    taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
-    context: list[str] | None = typer.Option(
-        None,
-        "--context",
-        "-c",
-        help="An earlier dialogue turn (repeatable). Read by --taxonomy emocontext and by saved models trained with "
-        "context; the ekman and goemotions heads read each text alone and refuse it.",
-    ),
-    top_k: int | None = typer.Option(
-        None, "--top-k", min=1, help="Keep at most K predicted labels per text (--open: terms per mask, default 5)."
-    ),
-    model: str = typer.Option("default", "--model", "-m", help="'default' or a saved model directory."),
-    fast: bool = typer.Option(False, "--fast", help="N-gram heads only: no encoder, much faster, less accurate."),
-    input_file: Path | None = typer.Option(None, "--input", "-i", help="File of texts: csv, tsv, jsonl, txt, parquet."),
-    output_file: Path | None = typer.Option(None, "--output", "-o", help="Where to write the scored file."),
-    text_col: str = typer.Option("text", "--text-col", help="Input file column holding the text."),
-    batch_size: int = typer.Option(
-        1024, "--batch-size", min=1, help="Texts per batch for --input (sorted by length inside a batch)."
-    ),
-    open_states: bool = typer.Option(
-        False,
-        "--open",
-        help="Open-ended affective states (MASIVE): rank feeling words for each <extra_id_N> mask; a text without "
-        'one gets "I feel <extra_id_0>." appended. English and Spanish.',
-    ),
-    lang: str | None = typer.Option(None, "--lang", help="With --open: en or es (default: detected)."),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print JSON: one object for one text, a list of objects for several, a summary for --input.",
-    ),
+    texts: list[str] | None = Texts,
+    taxonomy: str = Taxonomy,
+    context: list[str] | None = Context,
+    top_k: int | None = TopK,
+    model: str = Model,
+    fast: bool = Fast,
+    input_file: Path | None = InputFile,
+    output_file: Path | None = OutputFile,
+    text_col: str = TextCol,
+    batch_size: int = BatchSize,
+    open_states: bool = OpenStates,
+    lang: str | None = Lang,
+    as_json: bool = AsJson,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
     if open_states:
@@ -59,15 +72,8 @@ def detect_command(
     if lang is not None:
         raise InputError("--lang applies only to --open")
     if input_file is not None:
-        _check_file_options(texts, context, top_k)
-        if not input_file.is_file():
-            raise DataNotFoundError(f"file {str(input_file)!r} does not exist")
-        if output_file is None:
-            raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
-        check_output_file(output_file, exists_ok=True)  # before the model loads; resuming is score_file's to judge
-        detector = resolve_detector(model, taxonomy, fast)
-        print_left_out(detector)
-        _detect_file(input_file, output_file, text_col, detector, batch_size, as_json)
+        _check_file_options(texts, context, top_k, output_file)
+        _detect_file(input_file, output_file, text_col, model, taxonomy, fast, batch_size, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
@@ -81,8 +87,12 @@ def detect_command(
         _print_detection(result)
 
 
-def _check_file_options(texts: list[str] | None, context: list[str] | None, top_k: int | None) -> None:
+def _check_file_options(
+    texts: list[str] | None, context: list[str] | None, top_k: int | None, output_file: Path | None
+) -> None:
     """With --input, options that apply only to texts on the command line are refused rather than ignored."""
+    if output_file is None:
+        raise InputError("--input needs --output FILE (csv, tsv, jsonl or parquet)")
     if texts:
         raise InputError("give texts on the command line or --input FILE, not both")
     if context:
@@ -126,16 +136,19 @@ def _print_detection(result: Detection) -> None:
 
 
 def _detect_file(
-    input_file: Path, output_file: Path, text_col: str, detector: Detector, batch_size: int, as_json: bool
-) -> None:
+    input_file: Path, output_file: Path | None, text_col: str, model: str, taxonomy: str, fast: bool,
+    batch_size: int, as_json: bool,
+) -> None:  # fmt: skip
     from affectlab.cli.output import file_progress
-    from affectlab.io.batchfile import score_file
 
+    assert output_file is not None  # _check_file_options refused --input without --output
+    check_readable_file(input_file)  # both before the model loads
+    check_output_file(output_file, exists_ok=True)
+    detector = resolve_detector(model, taxonomy, fast)
+    print_left_out(detector)
     with file_progress(not as_json) as progress:
-        summary = score_file(
-            input_file, output_file, lambda batch: labelled_texts(detector, batch), detector.label_space.labels,
-            text_col=text_col, batch_size=batch_size, progress=progress,
-        )  # fmt: skip
+        summary = detect_file(input_file, output_file, model=detector, text_col=text_col, batch_size=batch_size,
+                              progress=progress)  # fmt: skip
     report = {**dataclasses.asdict(summary), "output_path": str(summary.output_path)}
     if as_json:
         print_json(report)

@@ -22,36 +22,47 @@ from affectlab.cli.output import print_json, print_notes, print_scores, stage_pr
 from affectlab.errors import InputError
 from affectlab.evaluation.run import run_evaluation
 
+ModelOption = typer.Option(
+    ...,
+    "--model",
+    "-m",
+    help="'default' (the shipped heads), a model kind (trained on the dataset first) or a saved model directory.",
+)
+LimitOption = typer.Option(
+    None,
+    "--limit",
+    min=1,
+    help="Score only the first N rows of the split (for expensive models).",
+    show_default=False,
+)
+LlmBaseUrlOption = typer.Option(
+    None,
+    "--llm-base-url",
+    help="With --model llm:NAME: an OpenAI-compatible server (key from OPENAI_API_KEY or AFFECTLAB_LLM_API_KEY); "
+    "without it NAME is a local causal LM directory.",
+    show_default=False,
+)
+PromptOption = typer.Option(
+    None,
+    "--prompt",
+    help="With --model llm:NAME: the EmoBench-UA App. G prompt language, en or uk.",
+    show_default=False,
+)
+RecordRunOption = typer.Option(
+    True, "--record/--no-record", help="Keep the run in the results store (affectlab runs list)."
+)
+RunsDbOption = typer.Option(
+    None, "--runs-db", envvar="AFFECTLAB_RUNS_DB", help="Results store file (default: the user data dir)."
+)
+
 
 def evaluate_command(
-    model: str = typer.Option(
-        ...,
-        "--model",
-        "-m",
-        help="'default' (the shipped heads), a model kind (trained on the dataset first) or a saved model directory.",
-    ),
+    model: str = ModelOption,
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
     split: str = typer.Option("test", "--split", "-s", help="Split to score."),
-    limit: int | None = typer.Option(
-        None,
-        "--limit",
-        min=1,
-        help="Score only the first N rows of the split (for expensive models).",
-        show_default=False,
-    ),
-    llm_base_url: str | None = typer.Option(
-        None,
-        "--llm-base-url",
-        help="With --model llm:NAME: an OpenAI-compatible server (key from OPENAI_API_KEY or AFFECTLAB_LLM_API_KEY); "
-        "without it NAME is a local causal LM directory.",
-        show_default=False,
-    ),
-    prompt: str | None = typer.Option(
-        None,
-        "--prompt",
-        help="With --model llm:NAME: the EmoBench-UA App. G prompt language, en or uk.",
-        show_default=False,
-    ),
+    limit: int | None = LimitOption,
+    llm_base_url: str | None = LlmBaseUrlOption,
+    prompt: str | None = PromptOption,
     fast: bool = typer.Option(False, "--fast", help="With --model default: the fast profile (n-gram heads only)."),
     data_dir: Path | None = DataDir,
     params: list[str] | None = Params,
@@ -61,12 +72,8 @@ def evaluate_command(
     label_sep: str | None = LabelSep,
     split_col: str | None = SplitCol,
     context_col: str | None = ContextCol,
-    record_run: bool = typer.Option(
-        True, "--record/--no-record", help="Keep the run in the results store (affectlab runs list)."
-    ),
-    runs_db: Path | None = typer.Option(
-        None, "--runs-db", envvar="AFFECTLAB_RUNS_DB", help="Results store file (default: the user data dir)."
-    ),
+    record_run: bool = RecordRunOption,
+    runs_db: Path | None = RunsDbOption,
     as_json: bool = Json,
 ) -> None:
     """Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%

@@ -8,8 +8,8 @@ import typer
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import file_progress, print_json, stdout
-from affectlab.errors import InputError
-from affectlab.io.outputs import check_output_dir
+
+BatchSizeOption = typer.Option(1024, "--batch-size", min=1, help="Texts per batch (sorted by length inside a batch).")
 
 
 def score_command(
@@ -22,36 +22,23 @@ def score_command(
     taxonomy: str = typer.Option("ekman", "--taxonomy", "-t", help="ekman, goemotions or emocontext."),
     fast: bool = typer.Option(False, "--fast", help="The default's n-gram heads only."),
     text_col: str = typer.Option("text", "--text-col", help="Column with the text."),
-    batch_size: int = typer.Option(
-        1024, "--batch-size", min=1, help="Texts per batch (sorted by length inside a batch)."
-    ),
+    batch_size: int = BatchSizeOption,
     as_json: bool = Json,
 ) -> None:
     """Score Parquet/CSV files into a folder of Parquet files, locally or on Ray.
 
     Both engines give the same scores. Output columns: the input's, score_<label>, labels, error."""
-    from affectlab.scale.score import input_files, score_local, score_ray
+    from affectlab.scale.score import score_files
 
-    files = input_files(input_path)
-    check_output_dir(output)
-    if engine not in ("local", "ray"):
-        raise InputError(f"--engine must be local or ray, not {engine!r}")
-    if engine == "local" and (address or workers):
-        raise InputError("--address and --workers apply only to --engine ray")
-    if engine == "local":
-        from affectlab.detectors.resolve import resolve_detector
-
-        detector = resolve_detector(model, taxonomy, fast)
-        with file_progress(not as_json) as progress:
-            summaries = score_local(files, output, detector, text_col, batch_size, progress)
-    else:
-        summaries = score_ray(files, output, model, taxonomy, fast, text_col, batch_size, workers, address)
+    with file_progress(not as_json and engine == "local") as progress:
+        summaries = score_files(input_path, output, engine, model, taxonomy, fast, text_col, batch_size, workers,
+                                address, progress)  # fmt: skip
     report = {"engine": engine, "output": str(output), "files": summaries}
     if as_json:
         print_json(report)
         return
     rows = sum(s["rows"] for s in summaries)
-    stdout.print(f"scored {rows:,} rows of {len(files)} file(s) into {output} ({engine})", highlight=False)
+    stdout.print(f"scored {rows:,} rows of {len(summaries)} file(s) into {output} ({engine})", highlight=False)
     kept = [Path(s["input"]).name for s in summaries if s.get("kept")]
     if kept:
         stdout.print(f"kept the outputs an earlier run finished for {', '.join(kept)}", highlight=False)

@@ -3,9 +3,11 @@ case in one call and no configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,9 +15,13 @@ from affectlab.detectors import Detector, Inputs
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
+from affectlab.io.outputs import check_output_file
 from affectlab.labels import SCORE_DECIMALS
 from affectlab.langid import detect_languages
 from affectlab.text import as_context, as_texts, check_count
+
+if TYPE_CHECKING:
+    from affectlab.io.batchfile import ScoreProgress, ScoreSummary
 
 
 @dataclass
@@ -84,6 +90,31 @@ def detect(
         shown = {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
         results.append(Detection(text=text, labels=labels, scores=shown, notes=notes))
     return results
+
+
+def detect_file(
+    input_path: str | os.PathLike[str],
+    output_path: str | os.PathLike[str],
+    taxonomy: str = "ekman",
+    model: ModelRef = "default",
+    fast: bool = False,
+    text_col: str = "text",
+    batch_size: int = 1024,
+    progress: Callable[[ScoreProgress], None] | None = None,
+) -> ScoreSummary:
+    """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path``, as ``affectlab
+    detect --input`` does: each row's scores and labels are those :func:`detect` gives the text alone, written
+    batch by batch (``batch_size`` rows), and a run stopped part way resumes when called again. See
+    :func:`affectlab.io.batchfile.score_file` for the formats, bad rows and resuming."""
+    from affectlab.io.batchfile import score_file  # here: pyarrow would slow the start of every `detect TEXT`
+    from affectlab.io.tables import check_readable_file
+
+    check_readable_file(Path(input_path))
+    check_output_file(Path(output_path), exists_ok=True)  # before the model loads; resuming is score_file's to judge
+    detector = resolve_detector(model, taxonomy, fast)
+    predict = lambda batch: labelled_texts(detector, batch)  # noqa: E731
+    return score_file(Path(input_path), Path(output_path), predict, detector.label_space.labels, text_col=text_col,
+                      batch_size=batch_size, progress=progress)  # fmt: skip
 
 
 def labelled_texts(

@@ -16,6 +16,7 @@ from affectlab.errors import InputError
 from affectlab.evaluation.evaluate import Progress, evaluate
 from affectlab.evaluation.store import RunStore, model_label
 from affectlab.evaluation.training import train_detector
+from affectlab.io.outputs import check_output_dir
 
 
 def run_evaluation(
@@ -72,3 +73,48 @@ def run_evaluation(
     if record:
         run["run_id"] = RunStore(Path(runs_db) if runs_db is not None else None).add(run, result.outputs)
     return run
+
+
+def train_and_save(
+    model: str,
+    dataset: str,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    params: dict[str, Any] | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+    file_options: FileOptions | None = None,
+    translator: str | os.PathLike[str] | None = None,
+    translate: str | None = None,
+    progress: Progress = lambda _stage: None,
+) -> dict[str, Any]:
+    """Train the model kind ``model`` (``params``: its parameters) on ``dataset``'s train split, tune its decision
+    on dev and save it to ``out`` (default ``models/<model>-<dataset>``): ``affectlab train``. With ``translator``
+    (a local MarianMT/NLLB folder) and ``translate`` (``SOURCE:TARGET``), every split is translated first
+    (translate-train). Returns the training summary with ``model`` and ``out``."""
+    detector = create_detector(model, **(params or {}))
+    progress(f"loading {dataset}")
+    spec, data = resolve_dataset(dataset, data_dir, file_options)
+    if translator is not None or translate is not None:
+        data = _translated(data, translator, translate, progress)
+    default_out = Path("models") / f"{_file_name(model)}-{Path(spec.name).stem}"
+    target = check_output_dir(Path(out) if out is not None else default_out)
+    summary = train_detector(detector, spec, data, progress=progress)
+    progress(f"saving to {target}")
+    detector.save(target, extra={"training": summary})
+    return {"model": model, "out": str(target), "dataset": spec.name, **summary}
+
+
+def _file_name(model: str) -> str:
+    """A model name usable in a default directory name: ``hf:path/to/xlm-r`` -> ``hf-xlm-r``."""
+    kind, _, target = model.partition(":")
+    return f"{kind}-{Path(target).name}" if target else kind
+
+
+def _translated(data: Any, translator: str | os.PathLike[str] | None, languages: str | None, progress: Progress) -> Any:
+    """Translate-train: ``data`` translated from SOURCE into TARGET with the local model ``translator``."""
+    source, sep, target = (languages or "").partition(":")
+    if translator is None or not (sep and source and target):
+        raise InputError("translate-train needs both --translator DIR and --translate SOURCE:TARGET (e.g. en:uk)")
+    from affectlab.encoders.translation import open_translator, translate_dataset
+
+    return translate_dataset(data, open_translator(translator), source, target, progress=progress)

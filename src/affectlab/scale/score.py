@@ -1,9 +1,9 @@
 """Scoring many texts: ``affectlab score --input PARQUET|CSV (file or folder) --output FOLDER --engine local|ray``.
 
 Both engines write one Parquet file per input file into the output folder, with the input's columns, then
-``score_<label>`` (rounded to 6 decimals), ``labels`` (comma-joined) and ``error`` (why a row was not scored:
-missing or empty text), and both call the same :func:`predict_texts` on the same batches, so they give identical
-scores.
+``score_<label>`` (rounded to 4 decimals, as ``affectlab.detect`` gives them), ``labels`` (comma-joined) and
+``error`` (why a row was not scored: missing or empty text), and both call the same :func:`predict_texts` on the
+same batches, so they give identical scores.
 
 * ``local``: each file streamed through :func:`affectlab.io.batchfile.score_file` (bounded memory, a progress bar,
   resumable after an interruption).
@@ -55,6 +55,40 @@ def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[lis
     from affectlab.detectors.detect import labelled_texts
 
     return labelled_texts(detector, texts)
+
+
+ENGINES = ("local", "ray")
+
+
+def score_files(
+    input_path: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    engine: str = "local",
+    model: str = "default",
+    taxonomy: str = "ekman",
+    fast: bool = False,
+    text_col: str = "text",
+    batch_size: int = 1024,
+    workers: int | None = None,
+    address: str | None = None,
+    progress: Callable[[Any], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Score a Parquet/CSV file, or every one in a folder, into ``output/<stem>.parquet`` with the ``local`` engine
+    (streaming, resumable; ``progress`` gets each batch's :class:`~affectlab.io.batchfile.ScoreProgress`) or with
+    Ray Data (``workers``, a cluster at ``address``): ``affectlab score``. Both give the same scores; a file whose
+    output an earlier run finished is kept. Returns one summary per file."""
+    files = input_files(Path(input_path))
+    check_output_dir(Path(output))
+    if engine not in ENGINES:
+        raise InputError(f"--engine must be local or ray, not {engine!r}")
+    if engine == "ray":
+        return score_ray(files, Path(output), model, taxonomy, fast, text_col, batch_size, workers, address)
+    if address or workers:
+        raise InputError("--address and --workers apply only to --engine ray")
+    from affectlab.detectors.resolve import resolve_detector
+
+    detector = resolve_detector(model, taxonomy, fast)
+    return score_local(files, Path(output), detector, text_col, batch_size, progress)
 
 
 def score_local(
@@ -135,6 +169,10 @@ def score_ray(
     check_output_dir(output).mkdir(parents=True, exist_ok=True)
     summaries = []
     for path in files:
+        target = output / f"{path.stem}.parquet"
+        if target.is_file():  # written whole or not at all (below): a finished output of an earlier run
+            summaries.append({"input": str(path), "rows": 0, "bad_rows": 0, "kept": True})
+            continue
         if path.suffix.lower() == ".parquet":
             dataset = ray.data.read_parquet(str(path), num_cpus=READ_CPUS)
         else:
@@ -148,12 +186,13 @@ def score_ray(
         )  # fmt: skip
         table = scored.to_arrow_refs()
         combined = _concat([ray.get(ref) for ref in table])
-        target = output / f"{path.stem}.parquet"
         tmp = target.with_name(f".{target.name}.tmp")
         pq.write_table(combined, tmp)
         os.replace(tmp, target)
         errors = combined.column("error").to_pylist()
-        summaries.append({"input": str(path), "rows": combined.num_rows, "bad_rows": sum(bool(e) for e in errors)})
+        summaries.append(
+            {"input": str(path), "rows": combined.num_rows, "bad_rows": sum(bool(e) for e in errors), "kept": False}
+        )
     return summaries
 
 

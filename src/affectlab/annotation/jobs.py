@@ -1,0 +1,75 @@
+"""The whole jobs of ``affectlab annotate``, one call each, so that the Python API does what the command does:
+read the ratings, aggregate them and write the labels; or read, aggregate, measure agreement, compare with released
+labels and write the report and its chart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from affectlab.annotation.aggregation import Aggregation, aggregate
+from affectlab.annotation.agreement import agreement_report
+from affectlab.annotation.comparison import compare
+from affectlab.annotation.files import write_aggregation
+from affectlab.annotation.readers import Level, RatingsSource
+from affectlab.annotation.report import agreement_chart, markdown_report
+from affectlab.io.atomic import write_atomically
+
+REPORT_FILE, CHART_FILE = "report.md", "agreement.png"
+
+
+def _quiet(_message: str) -> None:
+    """No progress report."""
+
+
+def aggregate_ratings(
+    ratings: RatingsSource,
+    method: str = "dawid-skene",
+    min_confidence: float = 0.9,
+    out: str | Path | None = None,
+    progress: Callable[[str], None] = _quiet,
+) -> Aggregation:
+    """Aggregate the ratings into one label set per item (crowd-kit's ``method``, one model per label) and write
+    them to ``out`` (CSV, TSV or JSON Lines, atomically) when given."""
+    progress(f"reading {ratings.name}")
+    annotations = ratings.read()
+    progress(f"fitting {method} on {len(annotations.items):,} items")
+    aggregation = aggregate(annotations, method, min_confidence=min_confidence)
+    if out is not None:
+        progress(f"writing {out}")
+        write_aggregation(aggregation, out)
+    return aggregation
+
+
+def write_report(
+    ratings: RatingsSource,
+    out: str | Path,
+    method: str = "dawid-skene",
+    min_confidence: float = 0.9,
+    gold: Sequence[str | Path] = (),
+    level: Level | None = None,
+    n_bootstrap: int = 1000,
+    command: str = "",
+    progress: Callable[[str], None] = _quiet,
+) -> tuple[Path, Path]:
+    """Write ``report.md`` (the data, agreement per label with 95 % intervals, the aggregation, the comparison with
+    the ``gold`` labels if any, and ``command``, the command line that made it) and ``agreement.png`` (alpha per
+    label) to the folder ``out``, both at once or neither. Returns their paths."""
+    progress(f"reading {ratings.name}")
+    annotations = ratings.read(level)
+    progress(f"fitting {method} on {len(annotations.items):,} items")
+    aggregation = aggregate(annotations, method, min_confidence=min_confidence)
+    progress(f"agreement with {n_bootstrap:,} bootstrap resamples")
+    agreement = agreement_report(annotations, level=level, n_bootstrap=n_bootstrap)
+    progress("comparing with the gold labels")
+    comparison = compare(aggregation, list(gold)) if gold else None
+    progress("writing the report")
+    markdown = markdown_report(
+        ratings.name, annotations, agreement, n_bootstrap, aggregation, command,
+        binarized=ratings.binarize_values, comparison=comparison, gold=[str(path) for path in gold],
+    )  # fmt: skip
+    chart = agreement_chart(agreement, level or annotations.level)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically({folder / REPORT_FILE: markdown.encode("utf-8"), folder / CHART_FILE: chart})
+    return folder / REPORT_FILE, folder / CHART_FILE
