@@ -878,9 +878,9 @@ class FirstOptionScorer:
 @contextlib.contextmanager
 def stub_language_model() -> Iterator[None]:
     """``ua eval --model ...`` answered by :class:`FirstOptionScorer`: the instance file reader is what is fuzzed."""
-    import affectlab.cli.ua_cmd as ua_cmd
+    import affectlab.uatasks.jobs as jobs
 
-    with mock.patch.object(ua_cmd, "_scorer", lambda model, endpoint: FirstOptionScorer()):
+    with mock.patch.object(jobs, "_scorer", lambda model, endpoint: FirstOptionScorer()):
         yield
 
 

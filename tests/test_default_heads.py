@@ -36,9 +36,9 @@ def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
         spec, data = resolve_dataset(dataset, data_dir)
         rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
         score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
-        # 0.015: the int8 encoder quantizes each batch's activations with one scale, so a text's vector depends a
-        # little on the texts batched with it; the build embedded these rows within their whole split (BENCHMARKS.md)
-        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=0.015), dataset
+        # exact: a text's scores no longer depend on the texts batched with it (issue 22), although the build
+        # scored these rows within their whole split
+        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=1e-12), dataset
 
 
 def test_default_detects_ukrainian_english_and_spanish_joy():

@@ -150,3 +150,16 @@ def test_the_checks_see_a_cycle_and_an_upward_import():
     assert [sorted(c) for c in strongly_connected({"a": {"b"}, "b": {"a"}, "c": {"a"}}) if len(c) > 1] == [["a", "b"]]
     assert "affectlab.detectors.base" in GRAPH["affectlab.detectors.tfidf"]
     assert "affectlab.openstates.collect.masking" in GRAPH["affectlab.openstates.predictors.base"]
+
+
+COMMAND_LINES = 40
+"""Issue 22: a command's body calls one library function that does the whole job; none is longer than this."""
+
+
+def test_no_command_function_is_longer_than_forty_lines():
+    long = []
+    for path in sorted((SOURCE / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > COMMAND_LINES:
+                long.append(f"{path.name}:{node.name} ({node.end_lineno - node.lineno + 1} lines)")
+    assert not long, long
