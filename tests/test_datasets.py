@@ -118,3 +118,28 @@ def test_missing_data_file_names_the_file(tmp_path):
 def test_unknown_dataset_suggests_the_close_name():
     with pytest.raises(UnknownNameError, match="did you mean 'goemotions'"):
         get_dataset("goemotion")
+
+
+BRIGHTER_ROWS = {
+    "afr": (1222, 98, 1065), "amh": (3549, 592, 1774), "arq": (901, 100, 902), "ary": (1608, 267, 812),
+    "chn": (2642, 200, 2642), "deu": (2603, 200, 2604), "hau": (2145, 356, 1080), "hin": (2556, 100, 1010),
+    "ibo": (2880, 479, 1444), "kin": (2451, 407, 1231), "mar": (2415, 100, 1000), "orm": (3442, 574, 1721),
+    "pcm": (3728, 620, 1870), "ptbr": (2226, 200, 2226), "ptmz": (1546, 257, 776), "ron": (1241, 123, 1119),
+    "rus": (2679, 199, 1000), "som": (3392, 566, 1696), "sun": (924, 199, 926), "swa": (3307, 551, 1656),
+    "swe": (1186, 200, 1188), "tat": (1000, 200, 1000), "tir": (3681, 614, 1840), "vmw": (1551, 258, 777),
+    "yor": (2992, 497, 1500),
+}  # fmt: skip
+"""Track A rows of the 25 other BRIGHTER languages (shared/data/semeval2025_task11/MANIFEST.md; swe train less its one
+#NAME? row, a spreadsheet error dropped as in English)."""
+
+
+def test_every_brighter_language_is_a_dataset_with_the_manifests_rows_and_the_official_metric(data_dir):
+    from affectlab.datasets import semeval2025
+
+    assert len(semeval2025.LANGS) == 28 and set(BRIGHTER_ROWS) | {"ukr", "eng", "esp"} == set(semeval2025.LANGS)
+    for lang, rows in BRIGHTER_ROWS.items():
+        spec, data = resolve_dataset(f"semeval2025-{lang}", data_dir)
+        assert tuple(len(data[split]) for split in ("train", "dev", "test")) == rows, lang
+        assert spec.primary_metric == "macro_f1_emotions" and set(data["dev"]["lang"]) == {semeval2025.LANGS[lang]}
+    assert get_dataset("semeval2025-afr").label_space.labels == ("anger", "disgust", "fear", "joy", "sadness", "none")
+    assert get_dataset("emobench-ua").primary_metric == "macro_f1"  # EmoBench-UA keeps its paper's 7-label score

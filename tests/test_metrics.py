@@ -83,3 +83,15 @@ def test_the_taxonomy_record_is_what_the_heads_the_encoder_recipe_and_user_files
         assert (recipe.space, recipe.primary_metric) == (record.space, record.primary_metric)
     assert primary_metric_for(EMOCONTEXT) == "micro_f1_emotions" and primary_metric_for(EKMAN) == "macro_f1"
     assert [name for name, t in TAXONOMY_RECORDS.items() if t.reads_context] == ["emocontext"]
+
+
+def test_the_official_track_a_score_averages_the_emotions_and_counts_neutral_texts_only_through_false_positives():
+    from affectlab.metrics.classification import macro_f1_emotions
+
+    gold = EKMAN.encode([["joy"], ["none"], ["fear", "joy"], ["none"]])
+    pred = EKMAN.encode([["joy"], ["fear"], ["fear"], ["none"]])
+    emotions = [i for i, label in enumerate(EKMAN.labels) if label != "none"]
+    expected = f1_score(gold[:, emotions], pred[:, emotions], average="macro", zero_division=0)
+    assert macro_f1_emotions(gold, pred, EKMAN) == pytest.approx(expected)  # fear: TP 1, FP 1 (a neutral text)
+    low, high = bootstrap_ci(gold, pred, EKMAN, "macro_f1_emotions", n_resamples=200)
+    assert 0.0 <= low <= high <= 1.0

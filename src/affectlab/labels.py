@@ -308,10 +308,11 @@ def get_label_space(name: str) -> LabelSpace:
     return LABEL_SPACES.get(name)
 
 
-PRIMARY_METRIC_NAMES = ("macro_f1", "micro_f1_emotions")
+PRIMARY_METRIC_NAMES = ("macro_f1", "micro_f1_emotions", "macro_f1_emotions")
 """The primary metrics a dataset or head may be judged by (their functions:
-:data:`affectlab.metrics.classification.PRIMARY_METRICS`): macro-F1 over all labels of the space, or micro-F1 over
-the emotion labels (SemEval-2019 Task 3)."""
+:data:`affectlab.metrics.classification.PRIMARY_METRICS`): macro-F1 over all labels of the space, micro-F1 over
+the emotion labels (SemEval-2019 Task 3), or macro-F1 over the emotion labels (SemEval-2025 Task 11 track A's
+official score: ``none`` counts only through the emotions predicted for neutral texts)."""
 
 
 @dataclass(frozen=True)

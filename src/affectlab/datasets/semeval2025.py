@@ -1,13 +1,15 @@
-"""SemEval-2025 Task 11 (BRIGHTER) track A: multi-label perceived emotions in Ukrainian, English and Spanish.
-The Ukrainian part is EmoBench-UA (Dementieva, Babakov, Fraser).
+"""SemEval-2025 Task 11 (BRIGHTER) track A: multi-label perceived emotions in 28 languages. The Ukrainian part is
+EmoBench-UA (Dementieva, Babakov, Fraser).
 
 Files: ``semeval2025_task11/track_a/{split}/{lang}.csv`` with header ``id,text,<emotions>`` and 0/1 cells
-(RFC-4180 quoting, newlines inside texts). English has no ``disgust`` column. A row with every emotion at 0 gets
-the label ``none``. Quirks handled here:
+(RFC-4180 quoting, newlines inside texts). English has no ``disgust`` column and Afrikaans no ``surprise``
+(:data:`EMOTIONS`). A row with every emotion at 0 gets the label ``none``; Spanish has no such row in any split, so
+its label space has no ``none``. Quirks handled here:
 
 * the English track A test gold is blank upstream; its labels are taken from track B (intensity > 0), which lines
   up row by row with track A and equals the earlier released 0/1 gold on every row;
-* ``#NAME?`` (a spreadsheet formula error) is the whole text of a few English rows; those rows are dropped.
+* ``#NAME?`` (a spreadsheet formula error) is the whole text of a few English rows and one Swedish one; those rows
+  are dropped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,29 @@ from affectlab.io.tables import read_delimited
 from affectlab.labels import EKMAN, LabelSpace
 
 SPLITS = ("train", "dev", "test")
-LANGS = {"ukr": "uk", "eng": "en", "esp": "es"}
+LANGS = {
+    "afr": "af", "amh": "am", "arq": "arq", "ary": "ary", "chn": "zh", "deu": "de", "eng": "en", "esp": "es",
+    "hau": "ha", "hin": "hi", "ibo": "ig", "kin": "rw", "mar": "mr", "orm": "om", "pcm": "pcm", "ptbr": "pt-BR",
+    "ptmz": "pt-MZ", "ron": "ro", "rus": "ru", "som": "so", "sun": "su", "swa": "sw", "swe": "sv", "tat": "tt",
+    "tir": "ti", "ukr": "uk", "vmw": "vmw", "yor": "yo",
+}  # fmt: skip
+"""Track A's language codes and the tag each row's ``lang`` gets (ISO 639-1 where there is one, else 639-3; the two
+Portuguese sets by region)."""
+LANGUAGE_NAMES = {
+    "afr": "Afrikaans", "amh": "Amharic", "arq": "Algerian Arabic", "ary": "Moroccan Arabic", "chn": "Chinese",
+    "deu": "German", "eng": "English", "esp": "Spanish", "hau": "Hausa", "hin": "Hindi", "ibo": "Igbo",
+    "kin": "Kinyarwanda", "mar": "Marathi", "orm": "Oromo", "pcm": "Nigerian Pidgin", "ptbr": "Brazilian Portuguese",
+    "ptmz": "Mozambican Portuguese", "ron": "Romanian", "rus": "Russian", "som": "Somali", "sun": "Sundanese",
+    "swa": "Swahili", "swe": "Swedish", "tat": "Tatar", "tir": "Tigrinya", "ukr": "Ukrainian", "vmw": "Emakhuwa",
+    "yor": "Yoruba",
+}  # fmt: skip
+EMOTIONS = {lang: EKMAN.emotion_labels for lang in LANGS} | {
+    "eng": tuple(label for label in EKMAN.emotion_labels if label != "disgust"),
+    "afr": tuple(label for label in EKMAN.emotion_labels if label != "surprise"),
+}
+"""The emotion columns each language annotates (the MANIFEST's table)."""
+WITHOUT_NEUTRAL = ("esp",)
+"""Languages with no row without an emotion in any split: their label space has no ``none``."""
 SPREADSHEET_ERRORS = {"#NAME?"}
 URL = (
     "https://raw.githubusercontent.com/emotion-analysis-project/SemEval2025-Task11/"
@@ -39,13 +63,14 @@ CITATION_EMOBENCH = (
 
 
 def label_space(lang: str) -> LabelSpace:
-    """Ekman-6 + none for ukr; English track A has no disgust column, and every Spanish row carries at least one
-    emotion (no ``none`` in any split), so their spaces leave those labels out rather than score an empty class."""
-    if lang == "eng":
-        return EKMAN.subset("ekman-no-disgust", [label for label in EKMAN.labels if label != "disgust"])
-    if lang == "esp":
-        return EKMAN.subset("ekman-no-none", EKMAN.emotion_labels)
-    return EKMAN
+    """The language's emotion columns (:data:`EMOTIONS`) and ``none``: Ekman-6 + none for most; English has no
+    disgust, Afrikaans no surprise, and every Spanish row carries an emotion (no ``none`` in any split), so their
+    spaces leave those labels out rather than score an empty class."""
+    labels = [*EMOTIONS[lang], *([] if lang in WITHOUT_NEUTRAL else ["none"])]
+    if tuple(labels) == EKMAN.labels:
+        return EKMAN
+    left_out = [label for label in EKMAN.labels if label not in labels]
+    return EKMAN.subset("ekman-no-" + "-".join(left_out), labels)
 
 
 def _read_table(track: str, split: str, lang: str, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
@@ -87,7 +112,7 @@ def _gold_from_track_b(body_a: list[list[str]], body_b: list[list[str]], lang: s
 
 
 def load(lang: str, data_dir: str | os.PathLike[str] | None = None) -> Any:
-    """Load track A for ``lang`` (``ukr``, ``eng``, ``esp``)."""
+    """Load track A for ``lang`` (a key of :data:`LANGS`: ``ukr``, ``eng``, ``esp``, ``deu``, ...)."""
     if lang not in LANGS:
         raise ValueError(f"unknown SemEval-2025 language {lang!r}")
     splits = {split: read_split(lang, split, data_dir) for split in SPLITS}

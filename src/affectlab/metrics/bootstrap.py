@@ -26,6 +26,24 @@ def _resampled_counts(
     return tp, fp, fn  # each (B, n_labels)
 
 
+def _macro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    return f1_from_counts(tp, fp, fn).mean(axis=1)
+
+
+def _micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    return f1_from_counts(tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1))
+
+
+FROM_COUNTS = {
+    "macro_f1": (_macro, False),
+    "micro_f1": (_micro, False),
+    "micro_f1_emotions": (_micro, True),
+    "macro_f1_emotions": (_macro, True),
+}
+"""Each metric's score of every resample from its ``(resamples, labels)`` counts, and whether it reads the emotion
+columns only (the metrics of :data:`affectlab.metrics.classification.PRIMARY_METRICS`, and micro-F1)."""
+
+
 def bootstrap_ci(
     y_true: np.ndarray,
     y_pred: np.ndarray,
@@ -35,20 +53,18 @@ def bootstrap_ci(
     confidence: float = 0.95,
     seed: int = 0,
 ) -> tuple[float, float]:
-    """The ``confidence`` percentile interval of ``metric`` (``macro_f1``, ``micro_f1`` or
-    ``micro_f1_emotions``) over ``n_resamples`` bootstrap resamples of the texts."""
+    """The ``confidence`` percentile interval of ``metric`` (a key of :data:`FROM_COUNTS`) over ``n_resamples``
+    bootstrap resamples of the texts."""
+    if metric not in FROM_COUNTS:
+        raise ValueError(f"no bootstrap for metric {metric!r}")
     if len(y_true) == 0:
         return (float("nan"), float("nan"))
+    score, emotions_only = FROM_COUNTS[metric]
     tp, fp, fn = _resampled_counts(y_true, y_pred, n_resamples, seed)
-    if metric == "macro_f1":
-        scores = f1_from_counts(tp, fp, fn).mean(axis=1)
-    elif metric in ("micro_f1", "micro_f1_emotions"):
-        if metric == "micro_f1_emotions":
-            columns = emotion_columns(space)
-            tp, fp, fn = tp[:, columns], fp[:, columns], fn[:, columns]
-        scores = f1_from_counts(tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1))
-    else:
-        raise ValueError(f"no bootstrap for metric {metric!r}")
+    if emotions_only:
+        columns = emotion_columns(space)
+        tp, fp, fn = tp[:, columns], fp[:, columns], fn[:, columns]
+    scores = score(tp, fp, fn)
     tail = (1.0 - confidence) / 2 * 100
     low, high = np.percentile(scores, [tail, 100 - tail])
     return float(low), float(high)

@@ -60,10 +60,19 @@ def micro_f1_emotions(y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace)
     return micro_f1(y_true, y_pred, emotion_columns(space))
 
 
+def macro_f1_emotions(y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace) -> float:
+    """Macro-F1 over the emotion labels only: SemEval-2025 Task 11 track A's official score (its evaluation
+    averages F1 over a language's emotion columns, so a neutral text counts only through the emotions predicted for
+    it; a label with no gold and no predicted positive scores 0)."""
+    columns = emotion_columns(space)
+    return float(f1_from_counts(*_counts(np.asarray(y_true)[:, columns], np.asarray(y_pred)[:, columns])).mean())
+
+
 PRIMARY_METRICS: Registry[Callable[[np.ndarray, np.ndarray, LabelSpace], float]] = Registry("primary metric")
 """The functions of the primary metrics named by :data:`affectlab.labels.PRIMARY_METRIC_NAMES`, with "did you mean"."""
 PRIMARY_METRICS.add("macro_f1", lambda y_true, y_pred, _space: macro_f1(y_true, y_pred))
 PRIMARY_METRICS.add("micro_f1_emotions", micro_f1_emotions)
+PRIMARY_METRICS.add("macro_f1_emotions", macro_f1_emotions)
 
 
 def primary_score(name: str, y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace) -> float:
