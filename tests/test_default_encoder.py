@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from affectlab.encoders.multitask import read_heads  # noqa: E402
+from affectlab.encoders.multitask import ENCODER_WEIGHTS, HEADS_WEIGHTS, read_heads  # noqa: E402
 from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder  # noqa: E402
 from affectlab.encoders.onnx_export import export_encoder, trained_encoder  # noqa: E402
 from affectlab.evaluation.default_encoder import (  # noqa: E402
@@ -180,3 +180,29 @@ def test_only_a_dynamically_quantized_graph_is_rewritten(tmp_path):
     )  # fmt: skip
     with pytest.raises(ValueError, match="no dynamically quantized"):
         per_row_activations(helper.make_model(graph))
+
+
+def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted_run(tmp_path, data_dir):
+    from safetensors.numpy import load_file
+
+    base = save_tiny_e5(tmp_path / "base")
+    recipe = EncoderRecipe(epochs=2, batch_size=8, max_length=32)
+    whole = fine_tune_default_encoder(tmp_path / "whole", data_dir, recipe, base_dir=base, limit=16)
+
+    def stop_in_the_second_epoch(message: str) -> None:
+        if message.startswith("epoch 2/2, step 2/"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fine_tune_default_encoder(tmp_path / "cut", data_dir, recipe, progress=stop_in_the_second_epoch, base_dir=base,
+                                  limit=16)
+    assert (tmp_path / "cut" / "checkpoint" / "state.json").is_file()
+    resumed = fine_tune_default_encoder(tmp_path / "cut", data_dir, recipe, base_dir=base, limit=16, resume=True)
+    assert [epoch["dev"] for epoch in resumed["history"]] == [epoch["dev"] for epoch in whole["history"]]
+    assert [epoch["train_loss"] for epoch in resumed["history"]] == [epoch["train_loss"] for epoch in whole["history"]]
+    for weights in (ENCODER_WEIGHTS, HEADS_WEIGHTS):
+        expected, got = load_file(str(tmp_path / "whole" / weights)), load_file(str(tmp_path / "cut" / weights))
+        assert expected.keys() == got.keys() and all(np.array_equal(expected[k], got[k]) for k in expected)
+    assert not (tmp_path / "cut" / "checkpoint").exists()  # removed once the run completed
+    with pytest.raises(InputError, match="nothing to resume"):
+        fine_tune_default_encoder(tmp_path / "new", data_dir, recipe, base_dir=base, limit=16, resume=True)

@@ -30,6 +30,9 @@ EncoderOutOption = typer.Option(
 TrainedDirOption = typer.Option(
     None, "--trained-dir", help="With --fine-tune: keep the float32 fine-tuned weights here (for benchmarks)."
 )
+ResumeOption = typer.Option(
+    False, "--resume", help="With --fine-tune: go on from the last finished epoch of a run in --trained-dir."
+)
 
 
 def build_default_command(
@@ -40,6 +43,7 @@ def build_default_command(
     fine_tune: bool = FineTuneOption,
     encoder_out: Path | None = EncoderOutOption,
     trained_dir: Path | None = TrainedDirOption,
+    resume: bool = ResumeOption,
     as_json: bool = Json,
 ) -> None:
     """Train the default heads (fine-tuned encoder + n-gram ensembles) and record their test scores.
@@ -55,7 +59,7 @@ def build_default_command(
     with stage_progress(not as_json) as progress:
         record = build_default(
             data_dir, target, tuple(heads or TAXONOMIES), progress=progress, english_encoder=english_encoder,
-            fine_tune=fine_tune, encoder_dir=encoder_out, trained_dir=trained_dir,
+            fine_tune=fine_tune, encoder_dir=encoder_out, trained_dir=trained_dir, resume=resume,
         )  # fmt: skip
     if as_json:
         print_json(record)

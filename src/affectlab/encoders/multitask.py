@@ -182,10 +182,22 @@ def fine_tune_multitask(
     pos_weights: Mapping[str, np.ndarray] | None = None,
     dev_scores: Callable[[], dict[str, float]] | None = None,
     progress: Callable[[FitProgress], None] | None = None,
+    checkpoint_dir: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Fine-tune ``model`` on ``sources`` in place. After each epoch ``dev_scores`` (higher is better) is called;
     the epoch with the best mean is kept, and training stops after ``settings.patience`` epochs without a better
-    one. Returns a record per epoch: rows seen, mean loss, seconds in optimiser steps, rows/s and the dev scores."""
+    one. Returns a record per epoch: rows seen, mean loss, seconds in optimiser steps, rows/s and the dev scores.
+
+    With ``checkpoint_dir``, the run is saved there after each epoch (:mod:`affectlab.encoders.checkpoint`), and a
+    run that finds a checkpoint there goes on from its last finished epoch."""
+    from affectlab.encoders.checkpoint import (
+        LoopState,
+        has_checkpoint,
+        load_checkpoint,
+        save_checkpoint,
+        trainable_state,
+    )
+
     device = next(model.parameters()).device
     weights = {name: torch.tensor(w, dtype=torch.float32, device=device) for name, w in (pos_weights or {}).items()}
     rng = np.random.default_rng(settings.seed)
@@ -193,9 +205,13 @@ def fine_tune_multitask(
     steps = math.ceil(sum(math.ceil(min(len(s), s.per_epoch or len(s)) / settings.batch_size) for s in sources) /
                       settings.grad_accum)  # fmt: skip
     optimizer, scheduler = make_optimizer(model, settings, steps * settings.epochs)
-    history: list[dict[str, Any]] = []
-    best, best_state, stale, train_seconds = -math.inf, None, 0, 0.0
-    for epoch in range(1, settings.epochs + 1):
+    loop, best_state = LoopState(), None
+    if checkpoint_dir is not None and has_checkpoint(checkpoint_dir):
+        loop, best_state = load_checkpoint(checkpoint_dir, model, optimizer, scheduler, rng)
+    history, best, stale, train_seconds = loop.history, loop.best, loop.stale, loop.train_seconds
+    for epoch in range(loop.epoch + 1, settings.epochs + 1):
+        if settings.patience is not None and stale >= settings.patience:
+            break
         plan = _epoch_plan(sources, settings.batch_size, rng, settings.group_by_length)
         losses, epoch_start, rows_done = [], train_seconds, 0
         groups = [plan.batches[i : i + settings.grad_accum] for i in range(0, len(plan.batches), settings.grad_accum)]
@@ -228,16 +244,15 @@ def fine_tune_multitask(
         if progress is not None:
             progress(FitProgress(epoch, settings.epochs, len(groups), len(groups), rows_done, train_loss,
                                  train_seconds, mean_score))  # fmt: skip
-        if mean_score is None:
-            continue
-        if mean_score > best:
-            best, best_state, stale = mean_score, {k: v.detach().clone() for k, v in model.state_dict().items()}, 0
-        else:
+        if mean_score is not None and mean_score > best:
+            best, best_state, stale = mean_score, trainable_state(model), 0
+        elif mean_score is not None:
             stale += 1
-            if settings.patience is not None and stale >= settings.patience:
-                break
+        if checkpoint_dir is not None:
+            loop = LoopState(epoch, history, best, stale, train_seconds)
+            save_checkpoint(checkpoint_dir, model, best_state, optimizer, scheduler, rng, loop)
     if best_state is not None:
-        model.load_state_dict(best_state)
+        model.load_state_dict(best_state, strict=False)  # the frozen word embeddings are not in it
     return history
 
 

