@@ -194,8 +194,9 @@ def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        fine_tune_default_encoder(tmp_path / "cut", data_dir, recipe, progress=stop_in_the_second_epoch, base_dir=base,
-                                  limit=16)
+        fine_tune_default_encoder(
+            tmp_path / "cut", data_dir, recipe, progress=stop_in_the_second_epoch, base_dir=base, limit=16
+        )
     assert (tmp_path / "cut" / "checkpoint" / "state.json").is_file()
     resumed = fine_tune_default_encoder(tmp_path / "cut", data_dir, recipe, base_dir=base, limit=16, resume=True)
     assert [epoch["dev"] for epoch in resumed["history"]] == [epoch["dev"] for epoch in whole["history"]]
