@@ -27,6 +27,7 @@ from affectlab.evaluation.default_encoder import (  # noqa: E402
     EncoderRecipe,
     ekman_targets,
     fine_tune_default_encoder,
+    split_rows,
 )
 
 AWKWARD = ["ok", "I am so furious with you!!! 😡", "Мені   страшно\tі\nсумно", "¡Qué alegría!", "x" * 3000]
@@ -58,9 +59,26 @@ def test_training_records_each_epoch_with_throughput_and_every_datasets_dev_scor
     _, record = trained
     (epoch,) = record["history"]
     assert epoch["rows"] == 16 * len(SOURCES) and epoch["rows_per_second"] > 0
-    assert set(epoch["dev"]) == {"emobench-ua", "semeval2025-esp", "semeval2025-eng", "goemotions",
-                                 "goemotions-ekman", "emocontext"}  # fmt: skip
+    intensity = {f"{s.dataset}-intensity" for s in SOURCES if s.intensity}
+    assert set(epoch["dev"]) == {s.dataset for s in SOURCES} | {"goemotions-ekman"} | intensity
+    assert len(SOURCES) == 30 and len(intensity) == 10  # 28 languages (10 with track B train), GoEmotions, EmoContext
     assert record["trainable_parameters"] < 10_000_000  # the 96 M word-embedding parameters stay frozen
+
+
+def test_track_b_ratings_join_track_a_by_text_and_rows_only_track_b_has_train_both_heads(data_dir):
+    amharic = next(s for s in SOURCES if s.dataset == "semeval2025-amh")
+    data = resolve_dataset(amharic.dataset, data_dir)[1]
+    train = split_rows(amharic, "train", data["train"], data_dir)
+    dev = split_rows(amharic, "dev", data["dev"], data_dir)
+    assert len(train.texts) == 4935 and len(dev.texts) == 1131  # 3,549 + 1,386 and 592 + 539 track B only rows
+    rated = ~np.isnan(train.targets["intensity"]).all(axis=1)
+    assert rated.sum() == 3549 and np.nanmax(train.targets["intensity"]) == 1.0  # 0-3 scaled to 0-1
+    assert not np.isnan(train.targets["ekman"]).any()  # track B only rows train the ekman head on train...
+    assert np.isnan(dev.targets["ekman"][592:]).all()  # ...but do not enter track A's dev score
+    german = next(s for s in SOURCES if s.dataset == "semeval2025-deu")
+    rows = split_rows(german, "dev", resolve_dataset(german.dataset, data_dir)[1]["dev"], data_dir)
+    anger = rows.targets["intensity"][:, EKMAN.labels.index("anger")] * 3
+    assert len(rows.texts) == 200 and set(anger.tolist()) <= {0.0, 1.0, 2.0, 3.0}
 
 
 def test_a_label_a_dataset_does_not_annotate_is_left_out_and_none_follows_from_the_emotions(data_dir):

@@ -10,10 +10,17 @@ its label space has no ``none``. Quirks handled here:
   up row by row with track A and equals the earlier released 0/1 gold on every row;
 * ``#NAME?`` (a spreadsheet formula error) is the whole text of a few English rows and one Swedish one; those rows
   are dropped.
+
+Track B (``track_b/{split}/{lang}.csv``, same columns, cells 0-3) rates the intensity of each emotion in
+:data:`INTENSITY_SPLITS`' languages; :func:`load_intensity` gives its rows with ``meta["intensity"]`` (emotion ->
+0-3) and the labels of the emotions rated above 0. Romanian has no Track B train split, and Russian's Track B rows are
+not Track A's (2,220 vs 2,679 in train), so Track A rows are joined to their intensities by text
+(:func:`intensities_by_text`), not by position.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -47,6 +54,12 @@ EMOTIONS = {lang: EKMAN.emotion_labels for lang in LANGS} | {
 """The emotion columns each language annotates (the MANIFEST's table)."""
 WITHOUT_NEUTRAL = ("esp",)
 """Languages with no row without an emotion in any split: their label space has no ``none``."""
+INTENSITY_SPLITS = {
+    lang: SPLITS for lang in ("amh", "arq", "chn", "deu", "eng", "esp", "hau", "ptbr", "rus", "ukr")
+} | {"ron": ("dev", "test")}
+"""The languages Track B rates intensity in, and their splits."""
+INTENSITY_LEVELS = 3
+"""Intensities run from 0 (absent) to 3 (high)."""
 SPREADSHEET_ERRORS = {"#NAME?"}
 URL = (
     "https://raw.githubusercontent.com/emotion-analysis-project/SemEval2025-Task11/"
@@ -109,6 +122,52 @@ def _gold_from_track_b(body_a: list[list[str]], body_b: list[list[str]], lang: s
             raise InputError(f"track A and B {lang} {split} do not line up at id {row_a[0]!r}")
         merged.append(row_a[:2] + ["1" if float(v) > 0 else "0" for v in row_b[2:]])
     return merged
+
+
+def intensity_label_space(lang: str) -> LabelSpace:
+    """The labels of a Track B row: the language's emotions and ``none`` (every Track B language has rows rated 0
+    throughout, Spanish too)."""
+    labels = [*EMOTIONS[lang], "none"]
+    if tuple(labels) == EKMAN.labels:
+        return EKMAN
+    left_out = [label for label in EKMAN.labels if label not in labels]
+    return EKMAN.subset("ekman-no-" + "-".join(left_out), labels)
+
+
+def read_intensity_split(lang: str, split: str, data_dir: str | os.PathLike[str] | None) -> list[Example]:
+    """Rows of one language and split of Track B: labels the emotions rated above 0 (else ``none``) and
+    ``meta["intensity"]`` each emotion column's 0-3 rating."""
+    table = _read_table("track_b", split, lang, data_dir)
+    emotions, rows = table[0][2:], []
+    for fields in table[1:]:
+        row_id, text, cells = fields[0], fields[1], fields[2:]
+        if text.strip() in SPREADSHEET_ERRORS:
+            continue
+        ratings = {emotion: int(float(cell)) for emotion, cell in zip(emotions, cells, strict=True)}
+        if any(not 0 <= value <= INTENSITY_LEVELS for value in ratings.values()):
+            raise InputError(f"track B {lang} {split} row {row_id!r}: intensities must lie in 0-{INTENSITY_LEVELS}")
+        labels = [emotion for emotion, value in ratings.items() if value > 0] or ["none"]
+        rows.append(example(row_id, text, labels, LANGS[lang], meta={"intensity": ratings}))
+    return rows
+
+
+def intensities_by_text(lang: str, split: str, data_dir: str | os.PathLike[str] | None) -> dict[str, dict[str, int]]:
+    """Track B's ratings of one split keyed by text (the first row of a repeated text), for joining Track A rows;
+    empty where the language has no such Track B split."""
+    if split not in INTENSITY_SPLITS.get(lang, ()):
+        return {}
+    by_text: dict[str, dict[str, int]] = {}
+    for row in read_intensity_split(lang, split, data_dir):
+        by_text.setdefault(row["text"], json.loads(row["meta"])["intensity"])
+    return by_text
+
+
+def load_intensity(lang: str, data_dir: str | os.PathLike[str] | None = None) -> Any:
+    """Load Track B for ``lang`` (a key of :data:`INTENSITY_SPLITS`)."""
+    if lang not in INTENSITY_SPLITS:
+        raise ValueError(f"SemEval-2025 track B has no {lang!r} data")
+    splits = {split: read_intensity_split(lang, split, data_dir) for split in INTENSITY_SPLITS[lang]}
+    return to_dataset_dict(splits, description=f"SemEval-2025 Task 11 track B ({lang})")
 
 
 def load(lang: str, data_dir: str | os.PathLike[str] | None = None) -> Any:

@@ -37,13 +37,15 @@ from affectlab.encoders.hf_training import (
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """A head: its name, the labels it scores (in order), sigmoid (multi-label) or softmax, and whether it reads
-    the earlier dialogue turns."""
+    """A head: its name, the labels it scores (in order), sigmoid (multi-label) or softmax, whether it reads the
+    earlier dialogue turns, and whether it is a regression (one value per label, e.g. an emotion's intensity scaled
+    to 0-1, trained by squared error) rather than a classifier."""
 
     name: str
     labels: tuple[str, ...]
     multi_label: bool
     uses_context: bool = False
+    regression: bool = False
 
     @property
     def n_labels(self) -> int:
@@ -122,7 +124,12 @@ def positive_weights(targets: Sequence[np.ndarray], cap: float) -> np.ndarray:
 
 
 def task_loss(logits: torch.Tensor, target: torch.Tensor, task: TaskSpec, pos_weight: torch.Tensor | None) -> Any:
-    """Masked binary cross-entropy (multi-label; NaN targets left out) or cross-entropy (single-label)."""
+    """Masked binary cross-entropy (multi-label), squared error (regression; NaN targets left out of both) or
+    cross-entropy (single-label)."""
+    if task.regression:
+        annotated = ~torch.isnan(target)
+        errors = (logits - torch.nan_to_num(target)) ** 2
+        return (errors * annotated).sum() / annotated.sum().clamp(min=1)
     if not task.multi_label:
         return functional.cross_entropy(logits, target.argmax(dim=1))
     annotated = ~torch.isnan(target)

