@@ -1,11 +1,12 @@
 """Loaders on the real files: row and label counts are those of the MANIFEST.md files in shared/data."""
 
 import csv
+import json
 from collections import Counter
 
 import pytest
 
-from affectlab.datasets import DATASETS, get_dataset, load_dataset, resolve_dataset
+from affectlab.datasets import DATASETS, get_dataset, load_dataset, resolve_dataset, semeval2025
 from affectlab.errors import DataNotFoundError, UnknownNameError
 from affectlab.labels import EKMAN
 
@@ -17,7 +18,7 @@ def label_counts(split):
 def test_every_dataset_returns_the_standard_columns(data_dir):
     for name in DATASETS:
         data = load_dataset(name, data_dir)
-        assert set(data) == {"train", "dev", "test"}
+        assert set(data) == set(DATASETS.get(name).splits) <= {"train", "dev", "test"} and {"dev", "test"} <= set(data)
         for split in data.values():
             assert split.column_names == ["id", "text", "context", "labels", "lang", "meta"]
             assert all(text.strip() for text in split["text"])
@@ -134,7 +135,6 @@ BRIGHTER_ROWS = {
 
 
 def test_every_brighter_language_is_a_dataset_with_the_manifests_rows_and_the_official_metric(data_dir):
-    from affectlab.datasets import semeval2025
 
     assert len(semeval2025.LANGS) == 28 and set(BRIGHTER_ROWS) | {"ukr", "eng", "esp"} == set(semeval2025.LANGS)
     for lang, rows in BRIGHTER_ROWS.items():
@@ -143,3 +143,25 @@ def test_every_brighter_language_is_a_dataset_with_the_manifests_rows_and_the_of
         assert spec.primary_metric == "macro_f1_emotions" and set(data["dev"]["lang"]) == {semeval2025.LANGS[lang]}
     assert get_dataset("semeval2025-afr").label_space.labels == ("anger", "disgust", "fear", "joy", "sadness", "none")
     assert get_dataset("emobench-ua").primary_metric == "macro_f1"  # EmoBench-UA keeps its paper's 7-label score
+
+
+TRACK_B_ROWS = {  # the MANIFEST's, less the #NAME? rows of English (5 in train, 5 in test)
+    "amh": (3549, 592, 1774), "arq": (901, 100, 902), "chn": (2642, 200, 2642), "deu": (2603, 200, 2604),
+    "eng": (2758, 115, 2760), "esp": (1996, 184, 1695), "hau": (2145, 356, 1080), "ptbr": (2226, 200, 2226),
+    "ron": (None, 123, 1119), "rus": (2220, 343, 650), "ukr": (2466, 249, 2234),
+}  # fmt: skip
+
+
+def test_track_b_intensity_sets_have_the_manifests_rows_and_rate_each_emotion_0_to_3(data_dir):
+    assert set(TRACK_B_ROWS) == set(semeval2025.INTENSITY_SPLITS)
+    for lang, rows in TRACK_B_ROWS.items():
+        spec, data = resolve_dataset(f"semeval2025-{lang}-intensity", data_dir)
+        assert tuple(len(data[split]) if split in data else None for split in ("train", "dev", "test")) == rows, lang
+        assert spec.primary_metric == "pearson_intensity" and spec.rates_intensity
+        for row in data["dev"].select(range(50)):
+            ratings = json.loads(row["meta"])["intensity"]
+            assert set(ratings) == set(semeval2025.EMOTIONS[lang]) and set(ratings.values()) <= {0, 1, 2, 3}
+            assert sorted(row["labels"]) == sorted([e for e, v in ratings.items() if v > 0] or ["none"])
+    ukrainian = resolve_dataset("semeval2025-ukr-intensity", data_dir)[1]["test"]
+    track_a = resolve_dataset("emobench-ua", data_dir)[1]["test"]
+    assert ukrainian["labels"] == track_a["labels"]  # the MANIFEST: track A equals track B > 0 on every Ukrainian row

@@ -109,7 +109,7 @@ def test_the_onnx_encoder_gives_the_fine_tuned_torch_vectors(trained, exported, 
 
 def test_the_exported_heads_are_the_fine_tuned_ones(trained, exported):
     fine_tuned, served = read_heads(trained[0]), OnnxEncoder(exported).heads()
-    assert set(served) == {"ekman", "goemotions", "emocontext"}
+    assert set(served) == {"ekman", "goemotions", "emocontext", "intensity"}
     for task, (weight, bias) in fine_tuned.items():
         np.testing.assert_array_equal(served[task][0], weight)
         np.testing.assert_array_equal(served[task][1], bias)
@@ -124,6 +124,23 @@ def test_embedding_lr_serves_a_fine_tuned_head_and_saves_it(exported, texts, tmp
     np.testing.assert_allclose(detector.predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
     detector.save(tmp_path / "model")
     np.testing.assert_allclose(read_detector(tmp_path / "model").predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_saves_it(exported, texts, tmp_path):
+    detector = create_detector("embedding-lr", encoder=str(exported), head="ekman", intensity_head="intensity")
+    detector.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
+    weight, bias = OnnxEncoder(exported).heads()["intensity"]  # rows: the six emotions, trained on ratings / 3
+    expected = np.clip((OnnxEncoder(exported).encode(texts) @ weight.T + bias) * 3, 0, 3)
+    rated = detector.intensities(texts)
+    assert detector.rates_intensity and rated.shape == (len(texts), len(EKMAN))
+    np.testing.assert_allclose(rated[:, :6], expected, rtol=1e-5, atol=1e-5)
+    assert (rated[:, EKMAN.labels.index("none")] == 0).all()
+    detector.save(tmp_path / "model")
+    np.testing.assert_allclose(read_detector(tmp_path / "model").intensities(texts), rated, rtol=1e-6, atol=1e-6)
+    plain = create_detector("embedding-lr", encoder=str(exported), head="ekman")
+    plain.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
+    with pytest.raises(InputError, match="does not rate intensity"):
+        plain.intensities(texts)
 
 
 def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):

@@ -80,7 +80,7 @@ def test_a_model_without_an_encoder_reads_all_of_a_long_text_and_notes_nothing(s
 def test_cli_json_is_one_object_per_text(capsys, saved_model):
     assert main(["detect", "Ура!", "--model", saved_model, "--json"]) == 0
     single = json.loads(capsys.readouterr().out)
-    assert set(single) == {"text", "labels", "scores"}
+    assert set(single) == {"text", "labels", "scores", "lang", "supported"}
     assert main(["detect", "Ура!", "Жах", "--model", saved_model, "--json"]) == 0
     assert [r["text"] for r in json.loads(capsys.readouterr().out)] == ["Ура!", "Жах"]
 

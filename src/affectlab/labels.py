@@ -313,6 +313,9 @@ PRIMARY_METRIC_NAMES = ("macro_f1", "micro_f1_emotions", "macro_f1_emotions")
 :data:`affectlab.metrics.classification.PRIMARY_METRICS`): macro-F1 over all labels of the space, micro-F1 over
 the emotion labels (SemEval-2019 Task 3), or macro-F1 over the emotion labels (SemEval-2025 Task 11 track A's
 official score: ``none`` counts only through the emotions predicted for neutral texts)."""
+INTENSITY_METRIC_NAMES = ("pearson_intensity",)
+"""The primary metrics of intensity data (:mod:`affectlab.metrics.intensity`): SemEval-2025 track B's Pearson's r
+per emotion, averaged."""
 
 
 @dataclass(frozen=True)

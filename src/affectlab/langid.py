@@ -1,17 +1,60 @@
-"""Which of English, Ukrainian and Spanish a text is in, for decisions tuned per language. A dataset's ``lang``
-column wins; otherwise Cyrillic script means Ukrainian; between English and Spanish, common function words and
-Spanish letters decide when they clearly point one way (about 200,000 texts/s), and simplemma's dictionary-based
-detector (2,000-40,000 texts/s) decides the rest."""
+"""Which language a text is in, for the decisions tuned per language.
+
+A dataset's ``lang`` column (or a caller's ``--lang``) wins. Otherwise rules decide where they are sure and CLD3
+(Google's Compact Language Detector v3, from the ``cld3-py`` package: Apache-2.0, 107 languages, about 20,000
+texts/s) decides the rest:
+
+* Cyrillic: a letter only Ukrainian has (і ї є ґ) means Ukrainian, one only Tatar has (ә ө ү җ ң һ) Tatar, one
+  Russian has and Ukrainian lacks (ы э ъ ё) Russian; otherwise their own common words decide, then CLD3 where it
+  is sure of Russian in a longer text, and Ukrainian where nothing does;
+* Latin: when CLD3 is not sure of a language, or names English or Spanish, common function words and Spanish
+  letters decide between English and Spanish where they clearly point one way, and simplemma's dictionary
+  detector where they do not (CLD3 alone calls a third of the Spanish test texts another Romance language and
+  every tenth English one something else; BENCHMARKS.md);
+* other scripts (Arabic, Devanagari, Ethiopic, Han, ...): CLD3.
+
+Identifiers return the tags of :data:`affectlab.languages.BRIGHTER_LANGS` (``de``, ``pt-BR``, ...); Portuguese is
+read as Brazilian (``pt-BR``) and Arabic as Moroccan (``ary``), the larger of each pair's training sets. No
+identifier tells Oromo, Tigrinya, Nigerian Pidgin, Kinyarwanda or Emakhuwa, so their texts need their ``lang``
+given. ``und`` means no language could be told (no letters).
+"""
 
 from __future__ import annotations
 
 import re
+import threading
+from functools import cache
 from typing import Any
 
-CODES = {"uk": "uk", "ukr": "uk", "en": "en", "eng": "en", "es": "es", "esp": "es", "spa": "es"}
+from affectlab.languages import BRIGHTER_LANGS as LANGS
+
+SUPPORTED = frozenset(LANGS.values())
+"""The languages the default model was trained on (the 28 of SemEval-2025 Task 11 track A)."""
+UNDETERMINED = "und"
+ALIASES = {
+    **{tag.lower(): tag for tag in SUPPORTED},
+    **{code: tag for code, tag in LANGS.items()},
+    "ukr": "uk", "eng": "en", "spa": "es", "deu": "de", "ger": "de", "rus": "ru", "por": "pt-BR", "pt": "pt-BR",
+    "ar": "ary", "ara": "ary", "zho": "zh", "cmn": "zh", "zh-latn": "zh", "amh": "am", "tir": "ti", "hin": "hi",
+    "mar": "mr", "ron": "ro", "swe": "sv", "afr": "af", "hau": "ha", "ibo": "ig", "kin": "rw", "orm": "om",
+    "som": "so", "sun": "su", "swa": "sw", "tat": "tt", "yor": "yo",
+}  # fmt: skip
+"""Codes a caller or a dataset may give (ISO 639-1/639-3, the task's own), mapped to the tags above."""
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 _LATIN = re.compile(r"[A-Za-zÀ-ÿ]")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"\w+")
+_UKRAINIAN_LETTERS = re.compile(r"[іїєґІЇЄҐ]")
+_TATAR_LETTERS = re.compile(r"[әөүҗңһӘӨҮҖҢҺ]")
+_RUSSIAN_LETTERS = re.compile(r"[ыэъёЫЭЪЁ]")
+_UKRAINIAN_WORDS = frozenset(
+    "це вже що як та він вона воно ми ви вони його мене мені ти тобі дуже ще буде було був була немає коли чому "
+    "якщо тільки навіть або але щоб де хто цей ця ці цього усе своє свій їх зараз нема".split()
+)
+_RUSSIAN_WORDS = frozenset(
+    "это уже что как он она оно мы вы они его меня мне ты очень еще будет было был была нет когда почему "
+    "если только даже или но чтобы где кто этот эта эти этого всё свой их сейчас".split()
+)
 _SPANISH_LETTERS = re.compile(r"[ñáéíóúü¿¡]")
 _ENGLISH_WORDS = frozenset(
     "the and to of a in is it you that i for on with was my me this be have are not but so just at he she they we "
@@ -23,31 +66,165 @@ _SPANISH_WORDS = frozenset(
     "contra otros ese eso ante ellos e esto mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho "
     "quienes nada muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus".split()
 )
+_YORUBA_LETTERS = re.compile(r"[ṣṢ]")
+_YORUBA_VOWELS = re.compile(r"[ẹọẸỌ]")
+_VIETNAMESE_LETTERS = re.compile(r"[đĐơƠưƯăĂâÂêÊôÔ]")
 CLEAR_MARGIN = 2
+SHORT = 6
+"""Texts of at most this many words are where CLD3 errs most (it calls "I had been AWAKE." Somali)."""
+SPANISH_LOOKALIKES = frozenset({"eo", "gl", "ca", "ast", "oc", "it"})
+"""What CLD3 calls informal Spanish even when sure (Esperanto, Galician, Catalan, ...): Spanish where the function
+words clearly say so."""
+MOSTLY = 0.5
+"""The share of a text's words the English or Spanish dictionary must know to overrule CLD3 in a short text."""
+MOST = 0.75
+"""... to overrule it anywhere, with the function words (CLD3 calls some plain English sentences Frisian)."""
+LIKELY = 0.5
+"""CLD3's probability below which a Latin-script text is read as English or Spanish (as before issue 23)."""
+SURE = 0.9
+"""CLD3's probability from which it is taken at its word for a text longer than :data:`SHORT` words."""
+_PORTUGUESE_WORDS = frozenset(
+    "não você vocês muito muita uma com do dos das em ao aos isso isto ele eu meu minha estou são também mais pra "
+    "pro seu sua já até quando tudo nós então".split()
+)
+_PORTUGUESE_LETTERS = re.compile(r"[ãõçê]")
+
+
+def normalise(lang: str) -> str:
+    """The tag of a language code (``ukr`` -> ``uk``, ``pt`` -> ``pt-BR``); an unknown code is kept, lower-cased."""
+    return ALIASES.get(lang.strip().lower(), lang.strip().lower())
+
+
+def is_supported(lang: str) -> bool:
+    """Whether the default model was trained on texts of ``lang``."""
+    return normalise(lang) in SUPPORTED
+
+
+@cache
+def _cld3() -> Any:
+    import gcld3  # the module the cld3-py package installs
+
+    return gcld3.NNetLanguageIdentifier(min_num_bytes=0, max_num_bytes=1000)
+
+
+_CLD3_LOCK = threading.Lock()  # one identifier object, not documented as thread-safe
+
+
+def cld3(text: str) -> tuple[str, float]:
+    """CLD3's language (as a tag) and probability for ``text``."""
+    with _CLD3_LOCK:
+        result = _cld3().FindLanguage(text=text)
+    return normalise(str(result.language)), float(result.probability)
 
 
 def detect_language(text: str) -> str:
-    """``uk``, ``en`` or ``es`` (``en`` when nothing tells)."""
+    """The tag of the language ``text`` is in (see the module docstring); ``und`` when it has no letters."""
+    if not _LETTER.search(text):
+        return UNDETERMINED
     cyrillic = len(_CYRILLIC.findall(text))
     latin = len(_LATIN.findall(text))
     if cyrillic and cyrillic >= latin:
-        return "uk"
-    if not latin:
+        return _cyrillic_language(text)
+    if _YORUBA_LETTERS.search(text) or (_YORUBA_VOWELS.search(text) and not _VIETNAMESE_LETTERS.search(text)):
+        return "yo"
+    guess, probability = cld3(text)
+    if not latin or latin < len(_LETTER.findall(text)) / 2:
+        return guess
+    return _latin_language(text, guess, probability)
+
+
+def _latin_language(text: str, guess: str, probability: float) -> str:
+    """English or Spanish where CLD3 names one of them or is unsure (:func:`_english_or_spanish`). CLD3's answer
+    where it is sure of a text longer than :data:`SHORT` words, but Spanish for one of :data:`SPANISH_LOOKALIKES`
+    where Spanish words make most of the text (:func:`_spanish_after_all`). In a shorter text or where CLD3 is less
+    sure: Portuguese where CLD3 says so and a Portuguese word or letter is there; English or Spanish where their
+    dictionaries know at least half the words or their function words clearly say so (short texts fool CLD3
+    most: it calls "Aah me muero" Afrikaans); CLD3's answer where it is a trained language; else English or
+    Spanish."""
+    if guess in ("en", "es") or probability < LIKELY:
+        return _english_or_spanish(text)
+    margin = _function_word_margin(text)
+    if margin <= -CLEAR_MARGIN and _known_words(text)["en"] >= MOST:
         return "en"
-    lowered = text.lower()
-    words = _WORD.findall(lowered)
-    spanish = sum(w in _SPANISH_WORDS for w in words) + 2 * len(_SPANISH_LETTERS.findall(lowered))
-    english = sum(w in _ENGLISH_WORDS for w in words)
-    if abs(spanish - english) >= CLEAR_MARGIN:
-        return "es" if spanish > english else "en"
+    if probability >= SURE and len(_WORD.findall(text)) > SHORT:
+        return "es" if _spanish_after_all(text, guess, margin) else guess
+    known = _known_words(text)
+    if guess == "pt-BR" and _portuguese_evidence(text) > 0 and known["es"] < MOST:
+        return "pt-BR"
+    best = max(("en", "es"), key=lambda lang: (known[lang], margin if lang == "es" else -margin))
+    if known[best] >= MOSTLY:
+        return best
+    if abs(margin) >= CLEAR_MARGIN:
+        return "es" if margin > 0 else "en"
+    return guess if guess in SUPPORTED else _english_or_spanish(text)
+
+
+def _spanish_after_all(text: str, guess: str, margin: int) -> bool:
+    """Whether a longer text CLD3 is sure is in ``guess`` is Spanish: for one of :data:`SPANISH_LOOKALIKES`, where
+    the function words clearly say so or Spanish words make most of it; for another language it was not trained
+    on, where both hold (a French text has Spanish-looking function words, but few Spanish words)."""
+    if guess in SUPPORTED and (guess != "pt-BR" or _portuguese_evidence(text) > 0):
+        return False
+    clear, mostly = margin >= CLEAR_MARGIN, _known_words(text)["es"] >= MOSTLY
+    return (clear or mostly) if guess in SPANISH_LOOKALIKES | {"pt-BR"} else (clear and mostly)
+
+
+def _known_words(text: str) -> dict[str, float]:
+    """The share of the text's words simplemma's English and Spanish dictionaries know."""
     import simplemma
 
     scores = dict(simplemma.langdetect(text, lang=("en", "es")))
-    return "es" if scores.get("es", 0.0) > scores.get("en", 0.0) else "en"
+    return {"en": scores.get("en", 0.0), "es": scores.get("es", 0.0)}
+
+
+def _portuguese_evidence(text: str) -> int:
+    """Portuguese function words, and its own letters counted twice."""
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    return sum(w in _PORTUGUESE_WORDS for w in words) + 2 * len(_PORTUGUESE_LETTERS.findall(lowered))
+
+
+def _cyrillic_language(text: str) -> str:
+    """Ukrainian, Tatar or Russian by their own letters, else by their own common words, else (in a text longer
+    than :data:`SHORT` words) Russian where CLD3 is sure of it, else Ukrainian (as before issue 23; CLD3 calls
+    short Ukrainian texts without і, ї, є or ґ Russian)."""
+    if _UKRAINIAN_LETTERS.search(text):
+        return "uk"
+    if _TATAR_LETTERS.search(text):
+        return "tt"
+    if _RUSSIAN_LETTERS.search(text):
+        return "ru"
+    words = _WORD.findall(text.lower())
+    ukrainian, russian = sum(w in _UKRAINIAN_WORDS for w in words), sum(w in _RUSSIAN_WORDS for w in words)
+    if russian != ukrainian or len(words) <= SHORT:
+        return "ru" if russian > ukrainian else "uk"
+    guess, probability = cld3(text)
+    return "ru" if guess == "ru" and probability >= SURE else "uk"
+
+
+def _function_word_margin(text: str) -> int:
+    """Spanish minus English evidence: function words, and Spanish letters counted twice."""
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    spanish = sum(w in _SPANISH_WORDS for w in words) + 2 * len(_SPANISH_LETTERS.findall(lowered))
+    return spanish - sum(w in _ENGLISH_WORDS for w in words)
+
+
+def _clearly_english_or_spanish(text: str) -> bool:
+    return abs(_function_word_margin(text)) >= CLEAR_MARGIN
+
+
+def _english_or_spanish(text: str) -> str:
+    margin = _function_word_margin(text)
+    if abs(margin) >= CLEAR_MARGIN:
+        return "es" if margin > 0 else "en"
+    known = _known_words(text)
+    return "es" if known["es"] > known["en"] else "en"
 
 
 def detect_languages(inputs: Any) -> list[str]:
-    """One code per text of ``inputs`` (an :class:`~affectlab.detectors.base.Inputs`), from its ``langs`` when set."""
+    """One tag per text of ``inputs`` (an :class:`~affectlab.detectors.base.Inputs`), from its ``langs`` when set."""
     return [
-        CODES.get(lang.lower()) or detect_language(text) for text, lang in zip(inputs.texts, inputs.langs, strict=True)
+        normalise(lang) if lang else detect_language(text)
+        for text, lang in zip(inputs.texts, inputs.langs, strict=True)
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
 import typer
@@ -44,7 +45,15 @@ OpenStates = typer.Option(
     help="Open-ended affective states (MASIVE): rank feeling words for each <extra_id_N> mask; a text without "
     'one gets "I feel <extra_id_0>." appended. English and Spanish.',
 )
-Lang = typer.Option(None, "--lang", help="With --open: en or es (default: detected).")
+Lang = typer.Option(
+    None,
+    "--lang",
+    help="Read every text as this language (uk, en, es, de, pt-BR, om, ... or a 3-letter code) instead of "
+    "identifying each one's; with --open: en or es.",
+)
+Intensity = typer.Option(
+    False, "--intensity", help="Also rate each emotion's intensity 0-3 (SemEval-2025 track B; the ekman head)."
+)
 AsJson = typer.Option(
     False, "--json", help="Print JSON: one object for one text, a list of objects for several, a summary for --input."
 )
@@ -63,23 +72,25 @@ def detect_command(
     batch_size: int = BatchSize,
     open_states: bool = OpenStates,
     lang: str | None = Lang,
+    intensity: bool = Intensity,
     as_json: bool = AsJson,
 ) -> None:
-    """Detect emotions with the embedded default detector (offline; English, Ukrainian, Spanish)."""
+    """Detect emotions with the embedded default detector (offline; the 28 languages of SemEval-2025 Task 11, each
+    text's language identified unless --lang is given)."""
     if open_states:
+        if intensity:
+            raise InputError("--intensity applies to emotions, not to --open")
         _detect_open(texts, input_file, lang, top_k or 5, model, as_json)
         return
-    if lang is not None:
-        raise InputError("--lang applies only to --open")
     if input_file is not None:
         _check_file_options(texts, context, top_k, output_file)
-        _detect_file(input_file, output_file, text_col, model, taxonomy, fast, batch_size, as_json)
+        options = FileOptions(text_col, model, taxonomy, fast, batch_size, lang, intensity)
+        _detect_file(input_file, output_file, options, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
-    detector = resolve_detector(model, taxonomy, fast)
-    print_left_out(detector)
-    results = detect(texts, taxonomy=taxonomy, context=context, top_k=top_k, model=detector)
+    print_left_out(resolve_detector(model, taxonomy, fast))
+    results = detect(texts, taxonomy, context, top_k, model, fast, lang, intensity)
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
@@ -124,31 +135,48 @@ def _detect_open(
 def _print_detection(result: Detection) -> None:
     shown = result.text if len(result.text) <= 120 else result.text[:117] + "..."
     stdout.print(f"[bold]{shown}[/]", highlight=False, markup=True)
-    stdout.print(f"  labels: [bold green]{', '.join(result.labels)}[/]", highlight=False)
+    stdout.print(f"  labels: [bold green]{', '.join(result.labels)}[/]  [dim]({result.lang})[/]", highlight=False)
     table = Table(show_header=False, box=None, padding=(0, 1, 0, 2))
     for label, score in sorted(result.scores.items(), key=lambda item: -item[1]):
         bar = "█" * round(score * BAR_WIDTH)
         style = "green" if label in result.labels else "dim"
-        table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}")
+        level = [] if result.intensities is None else [_intensity_cell(result.intensities.get(label))]
+        table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}", *level)
     stdout.print(table)
     for note in result.notes:
         stdout.print(f"  [yellow]note:[/] {note}", highlight=False)
 
 
-def _detect_file(
-    input_file: Path, output_file: Path | None, text_col: str, model: str, taxonomy: str, fast: bool,
-    batch_size: int, as_json: bool,
-) -> None:  # fmt: skip
+def _intensity_cell(level: int | None) -> str:
+    """An emotion's intensity as shown beside its score (nothing for the none label)."""
+    return "" if level is None else f"intensity {level}"
+
+
+@dataclass(frozen=True)
+class FileOptions:
+    """How ``detect --input`` scores a file."""
+
+    text_col: str
+    model: str
+    taxonomy: str
+    fast: bool
+    batch_size: int
+    lang: str | None
+    intensity: bool
+
+
+def _detect_file(input_file: Path, output_file: Path | None, options: FileOptions, as_json: bool) -> None:
     from affectlab.cli.output import file_progress
 
     assert output_file is not None  # _check_file_options refused --input without --output
     check_readable_file(input_file)  # both before the model loads
     check_output_file(output_file, exists_ok=True)
-    detector = resolve_detector(model, taxonomy, fast)
-    print_left_out(detector)
+    print_left_out(resolve_detector(options.model, options.taxonomy, options.fast))
     with file_progress(not as_json) as progress:
-        summary = detect_file(input_file, output_file, model=detector, text_col=text_col, batch_size=batch_size,
-                              progress=progress)  # fmt: skip
+        summary = detect_file(
+            input_file, output_file, options.taxonomy, options.model, options.fast, options.text_col,
+            options.batch_size, progress, options.lang, options.intensity,
+        )  # fmt: skip
     report = {**dataclasses.asdict(summary), "output_path": str(summary.output_path)}
     if as_json:
         print_json(report)

@@ -96,6 +96,23 @@ for _lang, _tag in semeval2025.LANGS.items():
             notes=_SEMEVAL2025_NOTES.get(_lang, ""),
         ),
     )
+for _lang, _splits in semeval2025.INTENSITY_SPLITS.items():
+    DATASETS.add(
+        f"semeval2025-{_lang}-intensity",
+        DatasetSpec(
+            name=f"semeval2025-{_lang}-intensity",
+            title=f"SemEval-2025 Task 11 track B (intensity 0-3), {semeval2025.LANGUAGE_NAMES[_lang]}",
+            label_space=semeval2025.intensity_label_space(_lang),
+            primary_metric="pearson_intensity",
+            languages=(semeval2025.LANGS[_lang],),
+            splits=_splits,
+            loader=partial(semeval2025.load_intensity, _lang),
+            source="SemEval-2025 Task 11 / BRIGHTER track B",
+            license="CC BY 4.0",
+            citation=semeval2025.CITATION_BRIGHTER,
+            notes="meta.intensity rates each emotion 0-3" + ("; no train split" if "train" not in _splits else ""),
+        ),
+    )
 DATASETS.add(
     "emobench-ua",
     DatasetSpec(

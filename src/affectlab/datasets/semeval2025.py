@@ -29,24 +29,11 @@ from affectlab.datasets.sources import data_file
 from affectlab.errors import InputError
 from affectlab.io.tables import read_delimited
 from affectlab.labels import EKMAN, LabelSpace
+from affectlab.languages import BRIGHTER_LANGS, BRIGHTER_LANGUAGE_NAMES
 
 SPLITS = ("train", "dev", "test")
-LANGS = {
-    "afr": "af", "amh": "am", "arq": "arq", "ary": "ary", "chn": "zh", "deu": "de", "eng": "en", "esp": "es",
-    "hau": "ha", "hin": "hi", "ibo": "ig", "kin": "rw", "mar": "mr", "orm": "om", "pcm": "pcm", "ptbr": "pt-BR",
-    "ptmz": "pt-MZ", "ron": "ro", "rus": "ru", "som": "so", "sun": "su", "swa": "sw", "swe": "sv", "tat": "tt",
-    "tir": "ti", "ukr": "uk", "vmw": "vmw", "yor": "yo",
-}  # fmt: skip
-"""Track A's language codes and the tag each row's ``lang`` gets (ISO 639-1 where there is one, else 639-3; the two
-Portuguese sets by region)."""
-LANGUAGE_NAMES = {
-    "afr": "Afrikaans", "amh": "Amharic", "arq": "Algerian Arabic", "ary": "Moroccan Arabic", "chn": "Chinese",
-    "deu": "German", "eng": "English", "esp": "Spanish", "hau": "Hausa", "hin": "Hindi", "ibo": "Igbo",
-    "kin": "Kinyarwanda", "mar": "Marathi", "orm": "Oromo", "pcm": "Nigerian Pidgin", "ptbr": "Brazilian Portuguese",
-    "ptmz": "Mozambican Portuguese", "ron": "Romanian", "rus": "Russian", "som": "Somali", "sun": "Sundanese",
-    "swa": "Swahili", "swe": "Swedish", "tat": "Tatar", "tir": "Tigrinya", "ukr": "Ukrainian", "vmw": "Emakhuwa",
-    "yor": "Yoruba",
-}  # fmt: skip
+LANGS = BRIGHTER_LANGS
+LANGUAGE_NAMES = BRIGHTER_LANGUAGE_NAMES
 EMOTIONS = {lang: EKMAN.emotion_labels for lang in LANGS} | {
     "eng": tuple(label for label in EKMAN.emotion_labels if label != "disgust"),
     "afr": tuple(label for label in EKMAN.emotion_labels if label != "surprise"),

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from affectlab.labels import PRIMARY_METRIC_NAMES, LabelSpace
+from affectlab.labels import INTENSITY_METRIC_NAMES, PRIMARY_METRIC_NAMES, LabelSpace
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,9 @@ class DatasetSpec:
     """What a dataset is and how to load it.
 
     ``primary_metric`` is the score its paper ranks by: ``macro_f1`` (over all labels, the none label included)
-    or ``micro_f1_emotions`` (micro-F1 over the labels other than the none label, SemEval-2019 Task 3 section 6).
+    or ``micro_f1_emotions`` (micro-F1 over the labels other than the none label, SemEval-2019 Task 3 section 6),
+    ``macro_f1_emotions`` (SemEval-2025 track A) or, for intensity data, ``pearson_intensity`` (track B: each row's
+    ``meta["intensity"]`` rates its emotions 0-3).
     ``loader(data_dir)`` returns a ``datasets.DatasetDict`` with the standard columns.
     """
 
@@ -32,8 +34,13 @@ class DatasetSpec:
     notes: str = ""
 
     def __post_init__(self) -> None:
-        if self.primary_metric not in PRIMARY_METRIC_NAMES:
+        if self.primary_metric not in (*PRIMARY_METRIC_NAMES, *INTENSITY_METRIC_NAMES):
             raise ValueError(f"unknown primary metric {self.primary_metric!r}")
+
+    @property
+    def rates_intensity(self) -> bool:
+        """Whether the dataset's gold is intensities (track B), scored by Pearson's r."""
+        return self.primary_metric in INTENSITY_METRIC_NAMES
 
     def load(self, data_dir: str | os.PathLike[str] | None = None) -> Any:
         """Load all splits as a ``datasets.DatasetDict``."""

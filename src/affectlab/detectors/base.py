@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
@@ -93,6 +94,8 @@ class Detector:
         self.decision_: Decision | None = None
         self.source_: str | None = None
         """How messages name this detector ("the default ekman head"); set by the resolver that loaded it."""
+        self.trained_languages_: frozenset[str] | None = None
+        """The languages of its training data, where known (the default heads'); see :attr:`trained_languages`."""
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if self.defaults.get(k) != v}
@@ -146,6 +149,29 @@ class Detector:
         inputs = as_inputs(X)
         probs = self.predict_proba(inputs)
         return self.decision_scores(probs, inputs), self.decide(probs, inputs)
+
+    @property
+    def trained_languages(self) -> frozenset[str] | None:
+        """The languages this detector was trained on, where known (None: it does not say): the detections of a
+        text in another language say so."""
+        return self.trained_languages_
+
+    def encoder_pass(self, X: Any) -> AbstractContextManager[None]:
+        """A block within which every sentence encoder this detector reads embeds the texts of ``X`` once, however
+        often they are asked for (scores, then intensities)."""
+        from affectlab.encoders.sentence import one_encoder_pass
+
+        return one_encoder_pass(as_inputs(X).texts, self.encoder_names)
+
+    @property
+    def rates_intensity(self) -> bool:
+        """Whether :meth:`intensities` rates how strongly each emotion is expressed (the default ekman head)."""
+        return False
+
+    def intensities(self, X: Any) -> np.ndarray:
+        """Each label's intensity on SemEval-2025 track B's 0-3 scale, unrounded, ``(n_texts, n_labels)`` in
+        label-space order (the none label: 0); only for a detector that :attr:`rates_intensity`."""
+        raise InputError(f"{self.source_ or self.name} does not rate intensity")
 
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""

@@ -56,6 +56,8 @@ class HeadRecipe:
     scored_on: tuple[str, ...]
     primary_metric: str = "macro_f1"
     fine_tuned_head: bool = True
+    languages: frozenset[str] = frozenset({"en"})
+    """The languages of its training data (a routed head's are its routes)."""
 
 
 def head_recipe(

@@ -16,8 +16,9 @@ from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detect
 from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
 from affectlab.io.outputs import check_output_file
-from affectlab.labels import SCORE_DECIMALS
-from affectlab.langid import detect_languages
+from affectlab.labels import SCORE_DECIMALS, LabelSpace
+from affectlab.langid import UNDETERMINED, detect_languages, normalise
+from affectlab.metrics.intensity import intensity_levels
 from affectlab.text import as_context, as_texts, check_count
 
 if TYPE_CHECKING:
@@ -29,19 +30,46 @@ class Detection:
     """The result for one text: the predicted ``labels`` (highest score first) and every label's score in
     ``scores``. A score is on the decision's scale: 0.5 is the threshold tuned for that label (arg-max heads: the
     prior-shifted probability), so the labels given are those at the top of the scores (see
-    :meth:`affectlab.metrics.thresholds.Decision.scores`)."""
+    :meth:`affectlab.metrics.thresholds.Decision.scores`). ``lang`` is the language the text was read as (given or
+    identified: :mod:`affectlab.langid`), ``supported`` whether the model was trained on texts of it (None for a
+    model that does not say), and ``intensities`` each emotion's intensity 0-3 when asked for (0 for an emotion
+    not among the labels)."""
 
     text: str
     labels: list[str]
     scores: dict[str, float]
     notes: list[str] = field(default_factory=list)
+    lang: str = UNDETERMINED
+    supported: bool | None = None
+    intensities: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"text", "labels", "scores"}`` (plus ``notes`` when there are any)."""
-        out: dict[str, Any] = {"text": self.text, "labels": self.labels, "scores": self.scores}
+        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities`` and ``notes`` when there are
+        any)."""
+        out: dict[str, Any] = {"text": self.text, "labels": self.labels, "scores": self.scores, "lang": self.lang,
+                               "supported": self.supported}  # fmt: skip
+        if self.intensities is not None:
+            out["intensities"] = self.intensities
         if self.notes:
             out["notes"] = self.notes
         return out
+
+
+@dataclass
+class LabelledTexts:
+    """What the default detection gives a batch of texts: decision ``scores`` ``(n, n_labels)``, each text's
+    ``labels`` (highest score first), the language each was read as, and (when asked for) the 0-3 intensity of each
+    label ``(n, n_labels)``, 0 where the label is not predicted."""
+
+    scores: np.ndarray
+    labels: list[list[str]]
+    langs: list[str]
+    intensities: np.ndarray | None = None
+
+
+def unsupported_note(lang: str) -> str:
+    """The one-line note for a text in a language the model was not trained on."""
+    return f"the model was not trained on {lang!r} texts; take these scores as a guess"
 
 
 def context_not_read(detector: Detector) -> str:
@@ -59,6 +87,8 @@ def detect(
     top_k: int | None = None,
     model: ModelRef = "default",
     fast: bool = False,
+    lang: str | None = None,
+    intensity: bool = False,
 ) -> list[Detection]:
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
     (``ekman``, ``goemotions``, ``emocontext``), or with ``model``: a detector object, or a saved detector's folder
@@ -70,6 +100,8 @@ def detect(
     and at least the top one. Bad arguments raise :class:`~affectlab.errors.AffectlabError` subclasses (also
     ``TypeError``/``ValueError``), checked as the command line and the service check them.
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
+    ``lang`` reads every text as that language (a tag or code: ``de``, ``pt-BR``, ``orm``) instead of identifying
+    each one's; ``intensity`` adds each emotion's intensity 0-3 (the default ekman head).
     """
     items = as_texts(texts)
     turns = as_context(context)
@@ -77,19 +109,37 @@ def detect(
     detector = resolve_detector(model, taxonomy, fast)
     if turns and not detector.reads_context:
         raise InputError(context_not_read(detector))
+    check_intensity(detector, intensity)
     contexts = [turns] * len(items)
     # asked only when a text is long enough to be cut (a router would build every member to answer)
     cut = detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in items) else None
-    scores, ranked = labelled_texts(detector, items, contexts)
+    done = labelled_texts(detector, items, contexts, [lang] * len(items) if lang else None, intensity)
+    trained = detector.trained_languages
     space = detector.label_space
     results = []
-    for text, row_scores, labels in zip(items, scores, ranked, strict=True):
+    for i, (text, row_scores, labels) in enumerate(zip(items, done.scores, done.labels, strict=True)):
         if top_k is not None:
             labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
         notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
+        supported = None if trained is None else done.langs[i] in trained
+        notes += [unsupported_note(done.langs[i])] if supported is False else []
         shown = {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
-        results.append(Detection(text=text, labels=labels, scores=shown, notes=notes))
+        rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
+        results.append(Detection(text, labels, shown, notes, done.langs[i], supported, rated))
     return results
+
+
+def check_intensity(detector: Detector, intensity: bool) -> None:
+    """Refuse ``intensity`` for a detector that does not rate it, rather than give no intensities."""
+    if intensity and not detector.rates_intensity:
+        raise InputError(
+            f"{describe_model(detector)} does not rate intensity (a model whose encoder was fine-tuned with an "
+            "intensity head does: the default ekman head as `affectlab build-default --fine-tune` builds it)"
+        )
+
+
+def _intensity_dict(space: LabelSpace, row: np.ndarray) -> dict[str, int]:
+    return {label: int(level) for label, level in zip(space.labels, row, strict=True) if label != space.none_label}
 
 
 def detect_file(
@@ -101,40 +151,62 @@ def detect_file(
     text_col: str = "text",
     batch_size: int = 1024,
     progress: Callable[[ScoreProgress], None] | None = None,
+    lang: str | None = None,
+    intensity: bool = False,
 ) -> ScoreSummary:
     """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path``, as ``affectlab
-    detect --input`` does: each row's scores and labels are those :func:`detect` gives the text alone, written
-    batch by batch (``batch_size`` rows), and a run stopped part way resumes when called again. See
-    :func:`affectlab.io.batchfile.score_file` for the formats, bad rows and resuming."""
+    detect --input`` does: each row's scores and labels are those :func:`detect` gives the text alone, then its
+    ``lang`` and ``supported`` (the default heads) and, with ``intensity``, an ``intensity_<label>`` column per
+    emotion; written batch by batch (``batch_size`` rows), and a run stopped part way resumes when called again.
+    See :func:`affectlab.io.batchfile.score_file` for the formats, bad rows and resuming."""
     from affectlab.io.batchfile import score_file  # here: pyarrow would slow the start of every `detect TEXT`
     from affectlab.io.tables import check_readable_file
 
     check_readable_file(Path(input_path))
     check_output_file(Path(output_path), exists_ok=True)  # before the model loads; resuming is score_file's to judge
     detector = resolve_detector(model, taxonomy, fast)
-    predict = lambda batch: labelled_texts(detector, batch)  # noqa: E731
-    return score_file(Path(input_path), Path(output_path), predict, detector.label_space.labels, text_col=text_col,
-                      batch_size=batch_size, progress=progress)  # fmt: skip
+    check_intensity(detector, intensity)
+    space, trained = detector.label_space, detector.trained_languages
+    emotions = [label for label in space.labels if label != space.none_label] if intensity else []
+    extra_columns = [("lang", "string"), *([("supported", "bool")] if trained is not None else []),
+                     *((f"intensity_{label}", "int") for label in emotions)]  # fmt: skip
+
+    def predict(batch: list[str]) -> tuple[np.ndarray, list[list[str]], list[dict[str, Any]]]:
+        done = labelled_texts(detector, batch, langs=[lang] * len(batch) if lang else None, intensity=intensity)
+        extras: list[dict[str, Any]] = []
+        for i, text_lang in enumerate(done.langs):
+            extra: dict[str, Any] = {"lang": text_lang}
+            if trained is not None:
+                extra["supported"] = text_lang in trained
+            if done.intensities is not None:
+                extra |= {f"intensity_{k}": v for k, v in _intensity_dict(space, done.intensities[i]).items()}
+            extras.append(extra)
+        return done.scores, done.labels, extras
+
+    return score_file(Path(input_path), Path(output_path), predict, space.labels, text_col=text_col,
+                      batch_size=batch_size, progress=progress, extra_columns=extra_columns)  # fmt: skip
 
 
 def labelled_texts(
-    detector: Detector, texts: list[str], contexts: list[list[str]] | None = None
-) -> tuple[np.ndarray, list[list[str]]]:
-    """Decision scores ``(n, n_labels)`` and each text's predicted labels, highest score first: what
-    :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the same in each."""
-    scores, predicted = score_texts(detector, texts, contexts)
+    detector: Detector,
+    texts: list[str],
+    contexts: list[list[str]] | None = None,
+    langs: list[str] | None = None,
+    intensity: bool = False,
+) -> LabelledTexts:
+    """Decision scores, each text's predicted labels (highest score first), its language and (with ``intensity``)
+    the 0-3 intensities: what :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the
+    same in each. Each text's language is ``langs``' (tags or codes), else identified once (not once per routing
+    step), and the encoder runs once for scores and intensities."""
+    unknown = Inputs(texts, contexts or [[] for _ in texts], [""] * len(texts))
+    tags = [normalise(lang) for lang in langs] if langs is not None else detect_languages(unknown)
+    inputs = Inputs(texts, unknown.contexts, tags)
+    with detector.encoder_pass(inputs):
+        scores, predicted = detector.scores_and_labels(inputs)
+        rated = intensity_levels(detector.intensities(inputs), predicted) if intensity else None
     labels = detector.label_space.labels
     ranked = [
         [labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
         for row_scores, row_predicted in zip(scores, predicted, strict=True)
     ]
-    return scores, ranked
-
-
-def score_texts(
-    detector: Detector, texts: list[str], contexts: list[list[str]] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Decision scores ``(n, n_labels)`` and the 0/1 label matrix of ``texts``, each text's language identified
-    once (not once per routing step)."""
-    unknown = Inputs(texts, contexts or [[] for _ in texts], [""] * len(texts))
-    return detector.scores_and_labels(Inputs(texts, unknown.contexts, detect_languages(unknown)))
+    return LabelledTexts(scores, ranked, tags, rated)

@@ -111,6 +111,18 @@ class EnsembleDetector(Detector):
         """Whether any member that runs reads earlier turns."""
         return any(self.members_[i].reads_context for i in np.flatnonzero(self.weights_ > 0))
 
+    @property
+    def rates_intensity(self) -> bool:
+        """Whether a member rates intensity."""
+        return any(member.rates_intensity for member in self.members_)
+
+    def intensities(self, X: Any) -> np.ndarray:
+        """The intensities of the first member that rates them (the encoder member)."""
+        for member in self.members_:
+            if member.rates_intensity:
+                return member.intensities(X)
+        return super().intensities(X)
+
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         used = np.flatnonzero(self.weights_ > 0)  # a member tuned to weight 0 (kept for the fast profile) is not run
         return combine([self.members_[i].predict_proba(inputs) for i in used], self.weights_[used])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
 
@@ -24,7 +25,7 @@ from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.sentence import one_encoder_pass
 from affectlab.errors import InputError
-from affectlab.langid import detect_languages
+from affectlab.langid import UNDETERMINED, detect_languages
 
 
 class LanguageRoutedDetector(Detector):
@@ -112,6 +113,17 @@ class LanguageRoutedDetector(Detector):
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise InputError("train the members one by one and install them with set_members()")
 
+    @property
+    def trained_languages(self) -> frozenset[str]:
+        """Its routed languages (not the undetermined fallback)."""
+        return frozenset(self.languages) - {UNDETERMINED}
+
+    def encoder_pass(self, X: Any) -> AbstractContextManager[None]:
+        """One pass of each encoder the members of the texts' languages read, over all the texts."""
+        inputs = as_inputs(X)
+        names = frozenset().union(*(self.member(lang).encoder_names for lang in self.route(inputs)))
+        return one_encoder_pass(inputs.texts, names)
+
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         probs = np.zeros((len(inputs), len(self.label_space)))
         routes = self.route(inputs)
@@ -122,6 +134,19 @@ class LanguageRoutedDetector(Detector):
             for lang, rows in routes.items():
                 probs[rows] = self.member(lang).predict_proba(self._subset(inputs, rows))
         return probs
+
+    @property
+    def rates_intensity(self) -> bool:
+        """Whether every language's member rates intensity (builds the members not built yet)."""
+        return all(member.rates_intensity for member in self.members_.values())
+
+    def intensities(self, X: Any) -> np.ndarray:
+        """Each row's intensities from its language's member."""
+        inputs = as_inputs(X)
+        out = np.zeros((len(inputs), len(self.label_space)))
+        for lang, rows in self.route(inputs).items():
+            out[rows] = self.member(lang).intensities(self._subset(inputs, rows))
+        return out
 
     def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
         """Each row decided by its language's member."""

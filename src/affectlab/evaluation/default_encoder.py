@@ -152,7 +152,7 @@ def split_rows(recipe: SourceRecipe, name: str, split: Any, data_dir: str | os.P
     if not extra:
         return rows
     space = semeval2025.intensity_label_space(recipe.intensity)
-    labels = [[e for e, v in ratings[text].items() if v > 0] or [EKMAN.none_label] for text in extra]
+    labels = [[e for e, v in ratings[text].items() if v > 0] or ["none"] for text in extra]
     extra_ekman = ekman_targets(labels, space) if name == "train" else np.full((len(extra), len(EKMAN)), np.nan)
     rows.targets["ekman"] = np.vstack([rows.targets["ekman"], extra_ekman.astype(np.float32)])
     rows.targets[INTENSITY] = np.vstack([rows.targets[INTENSITY], intensity_targets(extra, ratings)])

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
@@ -17,7 +20,8 @@ from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
 from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
-from affectlab.metrics.classification import classification_scores
+from affectlab.metrics.classification import classification_scores, macro_f1_emotions
+from affectlab.metrics.intensity import intensity_levels, pearson_intensity, pearson_intensity_ci, pearson_per_emotion
 from affectlab.versions import library_versions as installed_versions
 
 LIBRARIES = ("affectlab", "numpy", "scikit-learn", "datasets", "simplemma")
@@ -83,11 +87,15 @@ def evaluate(
         probs = model.predict_proba(rows)
         columns = column_map(model.label_space, space)
         predicted = model.decide(probs, rows)[:, columns]
+        rated = model.intensities(rows)[:, columns] if spec.rates_intensity else None
     gold = space.encode(rows["labels"])
     progress("scoring")
-    metrics = classification_scores(gold, predicted, space, spec.primary_metric)
-    metrics["primary"]["ci95"] = list(bootstrap_ci(gold, predicted, space, spec.primary_metric, n_bootstrap))
+    classification_metric = "macro_f1_emotions" if spec.rates_intensity else spec.primary_metric
+    metrics = classification_scores(gold, predicted, space, classification_metric)
+    metrics["primary"]["ci95"] = list(bootstrap_ci(gold, predicted, space, classification_metric, n_bootstrap))
     metrics["macro_f1_ci95"] = list(bootstrap_ci(gold, predicted, space, "macro_f1", n_bootstrap))
+    if rated is not None:
+        metrics |= intensity_scores(rows, space, rated, predicted, n_bootstrap)
     if getattr(model, "n_invalid_", None) is not None:  # generated answers that named no label (MASIVE App. F.1)
         metrics["invalid_answer_rate"] = model.invalid_rate_  # type: ignore[attr-defined]
         metrics["n_invalid"] = model.n_invalid_  # type: ignore[attr-defined]
@@ -115,6 +123,28 @@ def evaluate(
             "texts": list(rows["text"]),
         },
     )
+
+
+def intensity_scores(
+    rows: Any, space: LabelSpace, rated: np.ndarray, predicted: np.ndarray, n_bootstrap: int
+) -> dict[str, Any]:
+    """Track B's scores of a detector's intensities ``rated`` (unrounded, the dataset's columns) for ``rows``: the
+    primary one on the 0-3 levels a user is shown (:func:`intensity_levels`), with its interval, per emotion, and
+    on the unrounded ratings; the track A score of the same rows moves to ``labels_primary``."""
+    emotions = [j for j, label in enumerate(space.labels) if label != space.none_label]
+    gold = np.array(
+        [[json.loads(meta)["intensity"][space.labels[j]] for j in emotions] for meta in rows["meta"]], dtype=float
+    ).reshape(len(rows), len(emotions))
+    levels = intensity_levels(rated[:, emotions], predicted[:, emotions])
+    labels_score = macro_f1_emotions(space.encode(rows["labels"]), predicted, space)
+    interval = list(pearson_intensity_ci(gold, levels, n_bootstrap))
+    per_emotion = pearson_per_emotion(gold, levels)
+    return {
+        "labels_primary": {"name": "macro_f1_emotions", "value": labels_score},
+        "primary": {"name": "pearson_intensity", "value": pearson_intensity(gold, levels), "ci95": interval},
+        "intensity_per_label": {space.labels[j]: r for j, r in zip(emotions, per_emotion, strict=True)},
+        "pearson_unrounded": pearson_intensity(gold, rated[:, emotions]),
+    }
 
 
 def _jsonable(params: dict[str, Any]) -> dict[str, Any]:

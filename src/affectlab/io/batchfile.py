@@ -38,7 +38,8 @@ __all__ = [
 
 INPUT_SUFFIXES = (".csv", ".tsv", ".jsonl", ".txt", ".parquet")
 
-_Predict = Callable[[list[str]], tuple[np.ndarray, list[list[str]]]]
+_Predict = Callable[[list[str]], tuple[Any, ...]]
+"""texts -> (scores, labels) or (scores, labels, extras): extras is one dict of extra column values per text."""
 
 
 @dataclass(frozen=True)
@@ -74,19 +75,22 @@ class ScoreSummary:
 def score_file(
     input_path: str | Path,
     output_path: str | Path,
-    predict: Callable[[list[str]], tuple[np.ndarray, list[list[str]]]],
+    predict: _Predict,
     label_names: Sequence[str],
     text_col: str = "text",
     batch_size: int = 256,
     progress: Callable[[ScoreProgress], None] | None = None,
+    extra_columns: Sequence[tuple[str, str]] = (),
 ) -> ScoreSummary:
     """Score every row of ``input_path`` with ``predict`` and write the rows with their scores to ``output_path``.
 
     Input and output formats follow the file extensions (input: .csv, .tsv, .jsonl, .txt, .parquet; output: .csv,
     .tsv, .jsonl, .parquet). Output columns: the input's, unchanged (a .txt file has one, ``text``), then
     ``score_<label>`` for each of ``label_names`` (4 decimals: ``affectlab.labels.SCORE_DECIMALS``), ``labels`` (the
-    predicted names; joined with "," except in JSON Lines, where they are a list) and ``error``. ``predict(texts)``
-    returns a ``(len(texts), len(label_names))`` probability matrix and the predicted label names per text; it is
+    predicted names; joined with "," except in JSON Lines, where they are a list), the ``extra_columns`` (name and
+    type: ``string``, ``bool`` or ``int``) and ``error``. ``predict(texts)`` returns a ``(len(texts),
+    len(label_names))`` probability matrix and the predicted label names per text (and, with extra columns, one
+    dict of their values per text); it is
     called with at most ``batch_size`` texts at a time, never with a missing, empty or whitespace-only one: such rows
     are written unscored with the reason in ``error`` and listed in the summary's ``bad_rows``.
 
@@ -103,11 +107,13 @@ def score_file(
     output_suffix = table_format(output_path, OUTPUT_SUFFIXES, "output")
     _check_options(output_path, label_names, batch_size)
     identity = _input_identity(input_path, text_col, label_names)
+    if extra_columns:
+        identity["extra_columns"] = [name for name, _ in extra_columns]
     with (
         output_lock(output_path),
         open_table(input_path, INPUT_SUFFIXES, batch_size, fixed_columns=output_suffix != ".jsonl") as source,
     ):
-        layout = output_layout(source, text_col, label_names, input_path)
+        layout = output_layout(source, text_col, label_names, input_path, extra_columns)
         writer_type = PartsWriter if output_suffix == ".parquet" else AppendWriter
         sidecar = Sidecar(output_path, identity, writer_type.unit)
         rows_resumed, position = sidecar.resume_point(writer_type)
@@ -189,7 +195,8 @@ def _score_batch(batch: list[Row], text_col: str, predict: _Predict, n_labels: i
     results = {}
     if todo:  # a batch of nothing but bad rows must not reach predict
         texts = [batch[i][0][text_col] for i in todo]
-        probs, labels = predict(texts)
+        probs, labels, *more = predict(texts)
+        extras = more[0] if more else [{} for _ in texts]
         probs = np.asarray(probs, dtype=float)
         if probs.shape != (len(texts), n_labels) or len(labels) != len(texts):
             raise ValueError(
@@ -197,6 +204,10 @@ def _score_batch(batch: list[Row], text_col: str, predict: _Predict, n_labels: i
                 f"for {len(texts)} texts and {n_labels} labels"
             )
         rounded = probs.round(SCORE_DECIMALS).tolist()
-        results = {i: (scores, list(names)) for i, scores, names in zip(todo, rounded, labels, strict=True)}
+        rows = zip(todo, rounded, labels, extras, strict=True)
+        results = {i: (scores, list(names), extra) for i, scores, names, extra in rows}
     unscored = [ScoredRow(row, None, [], problem) for (row, _), problem in zip(batch, problems, strict=True)]
-    return [ScoredRow(row.row, *results[i], "") if i in results else row for i, row in enumerate(unscored)]
+    return [
+        ScoredRow(row.row, *results[i][:2], "", results[i][2]) if i in results else row
+        for i, row in enumerate(unscored)
+    ]

@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,40 +28,53 @@ OUTPUT_SUFFIXES = (".csv", ".tsv", ".jsonl", ".parquet")
 _ROW_GROUP_ROWS = 65_536
 
 
+EXTRA_TYPES = {"string": pa.string(), "bool": pa.bool_(), "int": pa.int64()}
+"""The types an extra output column may have (by name), e.g. ``lang`` (string), ``supported`` (bool)."""
+
+
 @dataclass(frozen=True)
 class ScoredRow:
-    """An input row with its scores (``None`` for a row that was not scored), labels and error."""
+    """An input row with its scores (``None`` for a row that was not scored), labels, extra values (by column:
+    a text's language, intensities) and error."""
 
     row: dict[str, Any]
     scores: list[float] | None  # rounded to SCORE_DECIMALS; None for a row that was not scored
     labels: list[str]
     error: str
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class OutputLayout:
-    """The output's columns: the input's, one score column per label, then labels and error."""
+    """The output's columns: the input's, one score column per label, then labels, the extra columns and error."""
 
     input_columns: list[str]
     score_columns: list[str]
     input_fields: list[pa.Field] | None  # a Parquet input's column types; other inputs' columns become strings
+    extra_fields: list[pa.Field] = field(default_factory=list)
 
     @property
     def columns(self) -> list[str]:
-        return [*self.input_columns, *self.score_columns, "labels", "error"]
+        return [*self.input_columns, *self.score_columns, "labels", *self.extra_columns, "error"]
+
+    @property
+    def extra_columns(self) -> list[str]:
+        return [extra.name for extra in self.extra_fields]
 
     def cells(self, scored: ScoredRow) -> list[str]:
         """A CSV or TSV row."""
         scores = [f"{score:.{SCORE_DECIMALS}f}" for score in scored.scores] if scored.scores is not None else []
         scores += [""] * (len(self.score_columns) - len(scores))
         inputs = [_cell(scored.row.get(column)) for column in self.input_columns]
-        return [*inputs, *scores, ",".join(scored.labels), scored.error]
+        extras = [_cell(scored.extra.get(column)) for column in self.extra_columns]
+        return [*inputs, *scores, ",".join(scored.labels), *extras, scored.error]
 
     def json_record(self, scored: ScoredRow) -> dict[str, Any]:
         """A JSON Lines record: the input record as read (every field, native types), then the scores."""
         scores = scored.scores if scored.scores is not None else [None] * len(self.score_columns)
         scores_by_column = dict(zip(self.score_columns, scores, strict=True))
-        return {**scored.row, **scores_by_column, "labels": scored.labels, "error": scored.error}
+        extras = {column: scored.extra.get(column) for column in self.extra_columns}
+        return {**scored.row, **scores_by_column, "labels": scored.labels, **extras, "error": scored.error}
 
     def parquet_record(self, scored: ScoredRow) -> dict[str, Any]:
         scores = scored.scores if scored.scores is not None else [None] * len(self.score_columns)
@@ -69,22 +82,28 @@ class OutputLayout:
         if self.input_fields is None:
             inputs = {column: None if value is None else _cell(value) for column, value in inputs.items()}
         scores_by_column = dict(zip(self.score_columns, scores, strict=True))
-        return {**inputs, **scores_by_column, "labels": ",".join(scored.labels), "error": scored.error}
+        extras = {column: scored.extra.get(column) for column in self.extra_columns}
+        return {**inputs, **scores_by_column, "labels": ",".join(scored.labels), **extras, "error": scored.error}
 
     def parquet_schema(self) -> pa.Schema:
         inputs = self.input_fields or [pa.field(column, pa.string()) for column in self.input_columns]
         scores = [pa.field(column, pa.float64()) for column in self.score_columns]
-        return pa.schema([*inputs, *scores, pa.field("labels", pa.string()), pa.field("error", pa.string())])
+        return pa.schema(
+            [*inputs, *scores, pa.field("labels", pa.string()), *self.extra_fields, pa.field("error", pa.string())]
+        )
 
 
-def output_layout(source: Table, text_col: str, label_names: Sequence[str], path: Path) -> OutputLayout:
+def output_layout(
+    source: Table, text_col: str, label_names: Sequence[str], path: Path, extra_columns: Sequence[tuple[str, str]] = ()
+) -> OutputLayout:
     columns = source.columns
     if text_col not in columns:
         raise InputError(f"{path.name} has no column {text_col!r} (columns: {', '.join(columns)})")
     repeated = sorted({column for column in columns if columns.count(column) > 1})
     if repeated:
         raise InputError(f"{path.name} has more than one column named {', '.join(map(repr, repeated))}")
-    layout = OutputLayout(columns, [f"score_{label}" for label in label_names], source.fields)
+    extras = [pa.field(name, EXTRA_TYPES[kind]) for name, kind in extra_columns]
+    layout = OutputLayout(columns, [f"score_{label}" for label in label_names], source.fields, extras)
     taken = [column for column in layout.columns[len(columns) :] if column in columns]
     if taken:
         raise InputError(f"{path.name} already has column(s) {', '.join(taken)}, which the output adds; rename them")

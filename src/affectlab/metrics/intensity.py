@@ -27,3 +27,24 @@ def pearson_per_emotion(gold: np.ndarray, predicted: np.ndarray) -> list[float]:
 def pearson_intensity(gold: np.ndarray, predicted: np.ndarray) -> float:
     """Track B's official score: the mean over emotion columns of :func:`pearson_per_emotion`."""
     return float(np.mean(pearson_per_emotion(gold, predicted)))
+
+
+def pearson_intensity_ci(
+    gold: np.ndarray, predicted: np.ndarray, n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0
+) -> tuple[float, float]:
+    """The ``confidence`` percentile interval of :func:`pearson_intensity` over bootstrap resamples of the texts."""
+    if len(gold) == 0:
+        return (float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    resamples = rng.integers(0, len(gold), (n_resamples, len(gold)))
+    scores = [pearson_intensity(gold[rows], predicted[rows]) for rows in resamples]
+    tail = (1.0 - confidence) / 2 * 100
+    low, high = np.percentile(scores, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def intensity_levels(raw: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """The 0-3 levels shown beside the labels: an emotion the decision does not predict is 0 (as in track B, where
+    a rating above 0 is exactly a track A label), a predicted one its rounded rating but at least 1."""
+    levels = np.clip(np.rint(np.asarray(raw, dtype=np.float64)), 1, 3)
+    return np.where(np.asarray(predicted) > 0, levels, 0).astype(np.int8)

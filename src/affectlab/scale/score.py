@@ -54,7 +54,8 @@ def predict_texts(detector: Any, texts: list[str]) -> tuple[np.ndarray, list[lis
     detected per text, no dialogue context)."""
     from affectlab.detectors.detect import labelled_texts
 
-    return labelled_texts(detector, texts)
+    done = labelled_texts(detector, texts)
+    return done.scores, done.labels
 
 
 ENGINES = ("local", "ray")

@@ -70,6 +70,8 @@ class DetectRequest(BaseModel):
     taxonomy: Text = "ekman"
     context: list[Text] = Field(default_factory=list)
     top_k: Annotated[int | None, BeforeValidator(_integer)] = Field(default=None, ge=1)
+    lang: Text | None = None
+    intensity: bool = False
 
 
 class OpenRequest(BaseModel):
@@ -206,8 +208,9 @@ def create_app(
         detector = served.detector(request.taxonomy)
         with running:
             results = detect(
-                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=detector
-            )
+                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=detector,
+                lang=request.lang, intensity=request.intensity,
+            )  # fmt: skip
         return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
 
     @app.post("/v1/open", responses=ERRORS)

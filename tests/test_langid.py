@@ -1,0 +1,58 @@
+"""Language identification (:mod:`affectlab.langid`): rules where they are sure, CLD3 for the rest, the tags of the
+28 training languages, and what a detection says about a language the model was not trained on."""
+
+import pytest
+
+import affectlab
+from affectlab.cli import main
+from affectlab.detectors.base import Inputs
+from affectlab.langid import SUPPORTED, detect_language, detect_languages, is_supported, normalise
+
+CLEAR_CUT = {
+    "uk": ["Я так чекала на цей день!", "Мені дуже страшно йти додому самій", "Я дуже злий на тебе"],
+    "ru": ["Я очень зол на тебя, ты опять всё испортил", "Мне страшно выходить на улицу ночью"],
+    "tt": ["Мин бүген бик шат, чөнки әнием кайтты"],
+    "en": ["I am so happy today!", "I had been AWAKE.", "What a horrible day, I am furious."],
+    "es": ["¡Qué alegría verte de nuevo!", "Me da mucho miedo la oscuridad", "Aah me muero"],
+    "de": ["Ich bin so wütend, sie haben meinen Flug schon wieder gestrichen!"],
+    "pt-BR": ["Estou com muito medo do escuro, não consigo dormir."],
+    "zh": ["我今天非常高兴，因为我考试通过了"],
+    "hi": ["मुझे आज बहुत खुशी हो रही है"],
+    "am": ["ዛሬ በጣም ደስተኛ ነኝ"],
+    "yo": ["Inú mi dùn gan-an lónìí, ẹ ṣé o"],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(CLEAR_CUT))
+def test_clear_cut_texts_are_read_as_their_language(lang):
+    assert [detect_language(text) for text in CLEAR_CUT[lang]] == [lang] * len(CLEAR_CUT[lang])
+
+
+def test_a_text_without_letters_has_no_language_and_a_given_language_wins():
+    assert detect_language("😡😡 !!! 123") == "und"
+    inputs = Inputs(["I am so happy", "I am so happy", "x"], [[], [], []], ["", "ukr", "pt"])
+    assert detect_languages(inputs) == ["en", "uk", "pt-BR"]
+
+
+def test_codes_are_normalised_to_the_tags_of_the_training_languages():
+    assert len(SUPPORTED) == 28 and {"uk", "en", "es", "de", "pt-BR", "pt-MZ", "arq", "ary", "om", "vmw"} <= SUPPORTED
+    assert [normalise(code) for code in ("UKR", "esp", "deu", "pt-br", "ar", "orm", "fr")] == [
+        "uk", "es", "de", "pt-BR", "ary", "om", "fr",
+    ]  # fmt: skip
+    assert is_supported("Tir") and not is_supported("fr")
+
+
+def test_a_detection_says_its_language_and_whether_the_model_knows_it():
+    english, french = affectlab.detect(["What a wonderful day!", "Je suis très en colère contre toi, vraiment."])
+    assert (english.lang, english.supported, english.notes) == ("en", True, [])
+    assert french.lang == "fr" and french.supported is False and "not trained on 'fr'" in french.notes[0]
+    (given,) = affectlab.detect("What a wonderful day!", lang="fra")
+    assert given.lang == "fra" and given.supported is False
+    (goemotions,) = affectlab.detect("Мені дуже страшно", taxonomy="goemotions")
+    assert goemotions.lang == "uk" and goemotions.supported is False  # the GoEmotions head is English only
+
+
+def test_the_command_line_prints_the_language_and_a_one_line_note(capsys):
+    assert main(["detect", "Je suis très en colère contre toi, vraiment.", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "(fr)" in out and "note:" in out and "not trained on 'fr'" in out
