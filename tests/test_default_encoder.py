@@ -11,6 +11,7 @@ from scipy.special import expit
 
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors import create_detector, read_detector
+from affectlab.detectors.base import Inputs
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, GOEMOTIONS
 from tiny_models import save_tiny_e5
@@ -173,6 +174,27 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
     texts = ["Мені дуже страшно", "Я так чекала на цей день!"]
     np.testing.assert_allclose(read_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
     assert fast_profile(read_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"
+
+
+def test_a_routed_default_head_falls_back_to_the_pooled_member_and_gates_none_where_data_has_no_neutral_texts(
+    exported, data_dir, tmp_path
+):
+    from affectlab.detectors.default import FALLBACK, HeadRecipe
+    from affectlab.evaluation.default_build import build_head
+
+    routes = {"af": ("semeval2025-afr",), "es": ("semeval2025-esp",), FALLBACK: ("semeval2025-arq",)}  # small sets
+    recipe = HeadRecipe("ekman", EKMAN, routes, scored_on=())
+    model, _ = build_head(recipe, data_dir, encoder=str(exported))
+    model.save(tmp_path / "ekman")
+    loaded = read_detector(tmp_path / "ekman")
+    members = loaded.members_
+    none = EKMAN.labels.index("none")
+    assert loaded.params["fallback"] == FALLBACK and loaded.trained_languages == {"af", "es"}
+    assert members["es"].decision_.none_gate == members[FALLBACK].decision_.values[none]
+    assert members["af"].decision_.none_gate is None and members["es"].fast_decision_.none_gate is not None
+    assert loaded.rates_intensity and members["af"].members_[0].params["intensity_head"] == "intensity"
+    german = "Ich bin so wütend, sie haben meinen Flug schon wieder gestrichen!"
+    assert list(loaded.route(Inputs([german], [[]], ["de"]))) == [FALLBACK]
 
 
 def test_the_exported_encoder_gives_a_text_the_same_vector_alone_and_in_any_batch(exported, texts):

@@ -48,8 +48,6 @@ def test_a_detection_says_its_language_and_whether_the_model_knows_it():
     assert french.lang == "fr" and french.supported is False and "not trained on 'fr'" in french.notes[0]
     (given,) = affectlab.detect("What a wonderful day!", lang="fra")
     assert given.lang == "fra" and given.supported is False
-    (goemotions,) = affectlab.detect("Мені дуже страшно", taxonomy="goemotions")
-    assert goemotions.lang == "uk" and goemotions.supported is False  # the GoEmotions head is English only
 
 
 def test_the_command_line_prints_the_language_and_a_one_line_note(capsys):

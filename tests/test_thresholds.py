@@ -110,3 +110,17 @@ def test_decision_scores_use_each_groups_thresholds():
     decision = Decision("thresholds", np.array([0.5, 0.5]), groups={"uk": np.array([0.1, 0.9])})
     scores = decision.scores(np.array([[0.1, 0.9], [0.1, 0.9]]), TWO, groups=["uk", "en"])
     np.testing.assert_allclose(scores, [[0.5, 0.5], [0.1, 0.9]])
+
+
+def test_a_none_gate_answers_none_alone_where_none_reaches_it_and_survives_saving():
+    probs = np.array([[0.6, 0.1, 0.1, 0.1, 0.1, 0.1, 0.8], [0.6, 0.1, 0.1, 0.1, 0.1, 0.1, 0.3]])
+    thresholds = np.full(len(EKMAN), 0.3)
+    plain, gated = Decision("thresholds", thresholds), Decision("thresholds", thresholds, none_gate=0.7)
+    assert EKMAN.decode(plain.apply(probs, EKMAN)) == [["anger"], ["anger"]]  # an emotion drops none
+    assert EKMAN.decode(gated.apply(probs, EKMAN)) == [["none"], ["anger"]]
+    scores = gated.scores(probs, EKMAN)
+    assert scores[0].argmax() == EKMAN.labels.index("none") and scores[0, 0] < 0.5 <= scores[0, -1]
+    restored = Decision.from_dict(gated.to_dict()).check(len(EKMAN))
+    assert restored.none_gate == 0.7 and Decision.from_dict(plain.to_dict()).none_gate is None
+    with pytest.raises(ValueError, match="none gate"):
+        Decision("argmax", np.zeros(len(EKMAN)), none_gate=0.5).check(len(EKMAN))

@@ -95,7 +95,8 @@ class Detector:
         self.source_: str | None = None
         """How messages name this detector ("the default ekman head"); set by the resolver that loaded it."""
         self.trained_languages_: frozenset[str] | None = None
-        """The languages of its training data, where known (the default heads'); see :attr:`trained_languages`."""
+        """The languages of its training data, where known (saved as ``trained_languages`` in its config: the
+        default heads); see :attr:`trained_languages`."""
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if self.defaults.get(k) != v}
@@ -235,6 +236,8 @@ class Detector:
             model.label_space_ = LabelSpace.from_dict(config["label_space"])
             model.decision_ = Decision.from_dict(config["decision"]).check(len(model.label_space_))
             model._set_state(config["state"], arrays)
+            languages = config.get("trained_languages")
+            model.trained_languages_ = frozenset(map(str, languages)) if languages else None
         except (KeyError, TypeError, ValueError, InputError) as exc:
             raise ModelFileError(f"saved {cls.name} model is incomplete or inconsistent ({exc})") from None
         return model

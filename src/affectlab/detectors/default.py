@@ -5,11 +5,15 @@ Every head reads one shared encoder: multilingual-e5-small fine-tuned on all the
 linear head per taxonomy (``e5-affect``: :mod:`affectlab.evaluation.default_encoder`), served by ONNX Runtime int8
 without torch (:mod:`affectlab.encoders.onnx_encoder`).
 
-* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head. Its members share the
-  encoder's ``ekman`` head (trained on all four Ekman datasets) and differ in their n-gram member, member weights
-  and thresholds: Ukrainian from EmoBench-UA, Spanish from SemEval-2025 esp, English from GoEmotions-Ekman and
-  SemEval-2025 eng together (each English dataset alone scored better on itself and worse on the other; joined,
-  the mean of their dev scores was highest: BENCHMARKS.md).
+* ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head over the 28 languages of
+  SemEval-2025 Task 11. Its members share the encoder's ``ekman`` head (trained on all of them and GoEmotions) and
+  differ in their n-gram member, member weights and thresholds, each from its language's data: Ukrainian from
+  EmoBench-UA, English from GoEmotions-Ekman and SemEval-2025 eng together (each English dataset alone scored
+  better on itself and worse on the other; joined, the mean of their dev scores was highest: BENCHMARKS.md), every
+  other language from its SemEval-2025 track A set. A text in any other language goes to the ``und`` member,
+  tuned on the pooled data (:data:`FALLBACK`). Spanish has no neutral texts to tune ``none`` on, so its member
+  takes the pooled member's ``none`` threshold as a gate (:attr:`affectlab.metrics.thresholds.Decision.none_gate`).
+  The encoder's ``intensity`` head rates each emotion 0-3 (``detect --intensity``).
 * ``goemotions`` (27 emotions + neutral, English) and ``emocontext`` (happy, sad, angry, others; dialogue).
 
 Each (member) head is an ``ensemble`` of ``embedding-lr`` (the encoder with its fine-tuned head for the taxonomy,
@@ -32,7 +36,8 @@ from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.registry import read_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
-from affectlab.labels import TAXONOMY_RECORDS, LabelSpace
+from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
+from affectlab.languages import BRIGHTER_LANGS
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
@@ -58,6 +63,8 @@ class HeadRecipe:
     fine_tuned_head: bool = True
     languages: frozenset[str] = frozenset({"en"})
     """The languages of its training data (a routed head's are its routes)."""
+    intensity_scored_on: tuple[str, ...] = ()
+    """The intensity test sets of the model card, where the head rates intensity."""
 
 
 def head_recipe(
@@ -68,11 +75,30 @@ def head_recipe(
     return HeadRecipe(record.name, record.space, routes, scored_on, record.primary_metric, fine_tuned_head)
 
 
+FALLBACK = "und"
+"""The ``ekman`` route of a text in a language without data of its own (or none identified)."""
+_FIRST = {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)}
+_OTHERS = {tag: (f"semeval2025-{code}",) for code, tag in BRIGHTER_LANGS.items() if code not in ("ukr", "eng", "esp")}
+_POOLED = ("emobench-ua", *(names[0] for tag, names in _OTHERS.items() if tag != "af"))
+"""The fallback's data: every language that annotates all six emotions and has neutral texts (not English, no
+disgust; Afrikaans, no surprise; Spanish, no neutral texts)."""
+EKMAN_ROUTES = {**_FIRST, **_OTHERS, FALLBACK: _POOLED}
+EKMAN_SCORED_ON = ("emobench-ua", "goemotions-ekman", *(f"semeval2025-{code}" for code in BRIGHTER_LANGS))
+EKMAN_INTENSITY_SCORED_ON = tuple(
+    f"semeval2025-{code}-intensity"
+    for code in ("amh", "arq", "chn", "deu", "eng", "esp", "hau", "ptbr", "ron", "rus", "ukr")
+)
+"""Track B's languages (:data:`affectlab.datasets.semeval2025.INTENSITY_SPLITS`, not imported here: the datasets
+package is heavy to load at every ``detect``)."""
+
 RECIPES = {
-    "ekman": head_recipe(
+    "ekman": HeadRecipe(
         "ekman",
-        {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)},
-        scored_on=("emobench-ua", "goemotions-ekman", "semeval2025-esp", "semeval2025-eng"),
+        EKMAN,
+        EKMAN_ROUTES,
+        EKMAN_SCORED_ON,
+        languages=frozenset(EKMAN_ROUTES) - {FALLBACK},
+        intensity_scored_on=EKMAN_INTENSITY_SCORED_ON,
     ),
     "goemotions": head_recipe("goemotions", {"": ("goemotions",)}, scored_on=("goemotions",), fine_tuned_head=False),
     "emocontext": head_recipe("emocontext", {"": ("emocontext",)}, scored_on=("emocontext",), fine_tuned_head=False),
@@ -97,6 +123,7 @@ def fast_profile(model: Detector, head: str) -> Detector:
         raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
     member = copy.copy(model.members_[FAST_MEMBER])  # the ensemble's own member keeps its decision
     member.decision_ = model.fast_decision_
+    member.trained_languages_ = model.trained_languages_
     return member
 
 

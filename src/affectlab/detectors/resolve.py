@@ -52,12 +52,11 @@ def resolve_detector(model: ModelRef = "default", taxonomy: str = "ekman", fast:
 def default_head(taxonomy: str = "ekman", fast: bool = False) -> Detector:
     """The shipped head for ``taxonomy`` (``fast``: its fast profile), loaded once per process (``load_default``
     keeps it; the lock keeps two threads from loading it twice)."""
-    from affectlab.detectors.default import RECIPES, load_default
+    from affectlab.detectors.default import load_default
 
     with _defaults_lock:
         detector = load_default(taxonomy, fast)
         detector.source_ = f"the default {taxonomy} head" + (" (fast profile)" if fast else "")
-        detector.trained_languages_ = RECIPES[taxonomy].languages
         return detector
 
 

@@ -36,6 +36,10 @@ class Decision:
     rule: str
     values: np.ndarray
     groups: dict[str, np.ndarray] = field(default_factory=dict)
+    none_gate: float | None = None
+    """Thresholds only: where the none label's probability reaches this, the text gets none alone, whatever its
+    emotions' thresholds say. For data without neutral texts (SemEval-2025 Spanish), whose tuned emotion thresholds
+    never leave a text without an emotion: the gate comes from data that has them."""
 
     def apply(self, probs: np.ndarray, space: LabelSpace, groups: Sequence[str] | None = None) -> np.ndarray:
         """The 0/1 prediction matrix for ``probs`` of shape ``(n, n_labels)``; ``groups`` names each row's group."""
@@ -46,7 +50,7 @@ class Decision:
             for key in set(keys):
                 rows = np.flatnonzero(keys == key)
                 values = self.groups.get(key, self.values)
-                predicted[rows] = Decision(self.rule, values).apply(probs[rows], space)
+                predicted[rows] = Decision(self.rule, values, none_gate=self.none_gate).apply(probs[rows], space)
             return predicted
         if self.rule == "argmax":
             scores = np.log(np.clip(probs, EPS, 1.0)) + self.values
@@ -54,8 +58,19 @@ class Decision:
             predicted[np.arange(len(probs)), scores.argmax(axis=1)] = 1
             return predicted
         if self.rule == "thresholds":
-            return _apply_thresholds(probs, self.values, space)
+            predicted = _apply_thresholds(probs, self.values, space)
+            gated = self._gated(probs, space)
+            if gated is not None:
+                predicted[gated] = 0
+                predicted[gated, space.labels.index(str(space.none_label))] = 1
+            return predicted
         raise ValueError(f"unknown decision rule {self.rule!r}")
+
+    def _gated(self, probs: np.ndarray, space: LabelSpace) -> np.ndarray | None:
+        """The rows the none gate sends to none alone (None: no gate)."""
+        if self.none_gate is None or space.none_label is None:
+            return None
+        return probs[:, space.labels.index(space.none_label)] >= self.none_gate
 
     def scores(self, probs: np.ndarray, space: LabelSpace, groups: Sequence[str] | None = None) -> np.ndarray:
         """Scores on the decision's own scale, which a person can read beside the labels it gives.
@@ -72,7 +87,8 @@ class Decision:
             keys = np.asarray(list(groups), dtype=object)
             for key in set(keys):
                 rows = np.flatnonzero(keys == key)
-                out[rows] = Decision(self.rule, self.groups.get(key, self.values)).scores(probs[rows], space)
+                values = self.groups.get(key, self.values)
+                out[rows] = Decision(self.rule, values, none_gate=self.none_gate).scores(probs[rows], space)
             return out
         if self.rule == "argmax":
             shifted = np.log(np.clip(probs, EPS, 1.0)) + self.values
@@ -88,18 +104,30 @@ class Decision:
             none = space.labels.index(space.none_label)
             strongest = np.delete(out, none, axis=1).max(axis=1)
             out[:, none] = np.minimum(out[:, none], 1.0 - strongest)
+        gated = self._gated(probs, space)
+        if gated is not None and gated.any():  # none on the gate's scale, the emotions below it
+            none = space.labels.index(str(space.none_label))
+            gate = min(max(self.none_gate or 0.5, EPS), 1.0 - EPS)
+            out[gated, none] = 0.5 + 0.5 * (probs[gated, none] - gate) / (1.0 - gate)
+            emotions = np.array([j for j in range(len(space)) if j != none])
+            out[np.ix_(gated, emotions)] = np.minimum(out[np.ix_(gated, emotions)], 1.0 - out[gated, none][:, None])
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, saved with the model."""
         groups = {key: [float(v) for v in values] for key, values in self.groups.items()}
-        return {"rule": self.rule, "values": [float(v) for v in self.values], "groups": groups}
+        out: dict[str, Any] = {"rule": self.rule, "values": [float(v) for v in self.values], "groups": groups}
+        if self.none_gate is not None:
+            out["none_gate"] = float(self.none_gate)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Decision:
         """Inverse of :meth:`to_dict`."""
         groups = {str(k): np.asarray(v, dtype=np.float64) for k, v in (data.get("groups") or {}).items()}
-        return cls(rule=str(data["rule"]), values=np.asarray(data["values"], dtype=np.float64), groups=groups)
+        gate = data.get("none_gate")
+        values = np.asarray(data["values"], dtype=np.float64)
+        return cls(str(data["rule"]), values, groups, None if gate is None else float(gate))
 
     def check(self, n_labels: int) -> Decision:
         """``self`` if it fits a label space of ``n_labels`` (a known rule, one finite value per label, for every
@@ -110,6 +138,8 @@ class Decision:
             where = f" for group {group!r}" if group else ""
             if values.shape != (n_labels,) or not np.isfinite(values).all():
                 raise ValueError(f"decision{where} has {values.size} values for {n_labels} labels, or a non-number")
+        if self.none_gate is not None and not (self.rule == "thresholds" and 0.0 < self.none_gate <= 1.0):
+            raise ValueError(f"a none gate ({self.none_gate}) goes with thresholds and lies in (0, 1]")
         return self
 
     @classmethod
