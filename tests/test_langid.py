@@ -1,6 +1,9 @@
 """Language identification (:mod:`affectlab.langid`): rules where they are sure, CLD3 for the rest, the tags of the
 28 training languages, and what a detection says about a language the model was not trained on."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 import affectlab
@@ -54,3 +57,14 @@ def test_the_command_line_prints_the_language_and_a_one_line_note(capsys):
     assert main(["detect", "Je suis très en colère contre toi, vraiment.", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert "(fr)" in out and "note:" in out and "not trained on 'fr'" in out
+
+
+CLEAR_CUT_FILE = Path(__file__).parent / "fixtures" / "clear_cut_sentences.json"
+
+
+def test_the_clear_cut_sentences_are_read_as_their_languages():
+    sentences = json.loads(CLEAR_CUT_FILE.read_text(encoding="utf-8"))
+    for lang, by_emotion in sentences.items():
+        if not lang.startswith("_"):
+            texts = list(by_emotion.values())
+            assert {text: detect_language(text) for text in texts} == dict.fromkeys(texts, lang)
