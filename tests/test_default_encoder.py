@@ -144,6 +144,24 @@ def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_save
         plain.intensities(texts)
 
 
+def test_eval_scores_a_model_that_rates_intensity_on_track_b_by_pearsons_r(exported, data_dir):
+    from affectlab.evaluation.evaluate import evaluate
+
+    detector = create_detector("embedding-lr", encoder=str(exported), head="ekman", intensity_head="intensity")
+    detector.fit(["x"], np.zeros((1, len(EKMAN)), dtype=np.int8), EKMAN)
+    spec, data = resolve_dataset("semeval2025-ron-intensity", data_dir)
+    run = evaluate(detector, spec, data, "dev", n_bootstrap=50)
+    primary = run.metrics["primary"]
+    assert primary["name"] == "pearson_intensity" and -1 <= primary["value"] <= 1 and run.n == 123
+    assert primary["ci95"][0] <= primary["value"] <= primary["ci95"][1]
+    assert set(run.metrics["intensity_per_label"]) == set(EKMAN.emotion_labels)
+    assert run.metrics["labels_primary"]["name"] == "macro_f1_emotions"
+    plain = create_detector("embedding-lr", encoder=str(exported), head="ekman")
+    plain.fit(["x"], np.zeros((1, len(EKMAN)), dtype=np.int8), EKMAN)
+    with pytest.raises(InputError, match="intensities"):
+        evaluate(plain, spec, data, "dev")
+
+
 def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):
     detector = create_detector("embedding-lr", encoder=str(exported), head="ekman")
     with pytest.raises(InputError, match="does not score"):

@@ -15,6 +15,7 @@ import numpy as np
 from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.detectors import Detector
+from affectlab.detectors.resolve import describe_model
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
@@ -82,6 +83,11 @@ def evaluate(
     rows = data[split]
     space = spec.label_space
     column_map(model.label_space, space)  # fail on incompatible label spaces before predicting
+    if spec.rates_intensity and not model.rates_intensity:
+        raise InputError(
+            f"{spec.name} is scored on emotion intensities, which {describe_model(model)} does not rate (the default "
+            "ekman head as `affectlab build-default --fine-tune` builds it does)"
+        )
     progress(f"predicting {len(rows)} texts of {spec.name} {split}")
     with embedding_cache():
         probs = model.predict_proba(rows)
