@@ -70,6 +70,9 @@ _YORUBA_LETTERS = re.compile(r"[ṣṢ]")
 _YORUBA_VOWELS = re.compile(r"[ẹọẸỌ]")
 _VIETNAMESE_LETTERS = re.compile(r"[đĐơƠưƯăĂâÂêÊôÔ]")
 CLEAR_MARGIN = 2
+SURE_OF_RUSSIAN = 0.98
+"""CLD3's probability from which a longer Cyrillic text without Russian or Ukrainian marks is Russian (Ukrainian
+before issue 23 and the default's first language, so it keeps the doubt)."""
 SHORT = 6
 """Texts of at most this many words are where CLD3 errs most (it calls "I had been AWAKE." Somali)."""
 SPANISH_LOOKALIKES = frozenset({"eo", "gl", "ca", "ast", "oc", "it"})
@@ -83,11 +86,6 @@ LIKELY = 0.5
 """CLD3's probability below which a Latin-script text is read as English or Spanish (as before issue 23)."""
 SURE = 0.9
 """CLD3's probability from which it is taken at its word for a text longer than :data:`SHORT` words."""
-_PORTUGUESE_WORDS = frozenset(
-    "não você vocês muito muita uma com do dos das em ao aos isso isto ele eu meu minha estou são também mais pra "
-    "pro seu sua já até quando tudo nós então".split()
-)
-_PORTUGUESE_LETTERS = re.compile(r"[ãõçê]")
 
 
 def normalise(lang: str) -> str:
@@ -136,9 +134,9 @@ def detect_language(text: str) -> str:
 def _latin_language(text: str, guess: str, probability: float) -> str:
     """English or Spanish where CLD3 names one of them or is unsure (:func:`_english_or_spanish`). CLD3's answer
     where it is sure of a text longer than :data:`SHORT` words, but Spanish for one of :data:`SPANISH_LOOKALIKES`
-    where Spanish words make most of the text (:func:`_spanish_after_all`). In a shorter text or where CLD3 is less
-    sure: Portuguese where CLD3 says so and a Portuguese word or letter is there; English or Spanish where their
-    dictionaries know at least half the words or their function words clearly say so (short texts fool CLD3
+    where Spanish words make most of the text (:func:`_spanish_after_all`); Portuguese against Spanish and English
+    by their dictionaries. In a shorter text or where CLD3 is less sure: English or Spanish where their function
+    words clearly say so, or else where their dictionaries know at least half the words (short texts fool CLD3
     most: it calls "Aah me muero" Afrikaans); CLD3's answer where it is a trained language; else English or
     Spanish."""
     if guess in ("en", "es") or probability < LIKELY:
@@ -146,27 +144,39 @@ def _latin_language(text: str, guess: str, probability: float) -> str:
     margin = _function_word_margin(text)
     if margin <= -CLEAR_MARGIN and _known_words(text)["en"] >= MOST:
         return "en"
+    if guess == "pt-BR":
+        return _portuguese_or_spanish(text)
     if probability >= SURE and len(_WORD.findall(text)) > SHORT:
         return "es" if _spanish_after_all(text, guess, margin) else guess
-    known = _known_words(text)
-    if guess == "pt-BR" and _portuguese_evidence(text) > 0 and known["es"] < MOST:
-        return "pt-BR"
-    best = max(("en", "es"), key=lambda lang: (known[lang], margin if lang == "es" else -margin))
-    if known[best] >= MOSTLY:
-        return best
     if abs(margin) >= CLEAR_MARGIN:
         return "es" if margin > 0 else "en"
+    known = _known_words(text)
+    best = max(("en", "es"), key=lambda lang: known[lang])
+    if known[best] >= MOSTLY:
+        return best
     return guess if guess in SUPPORTED else _english_or_spanish(text)
+
+
+def _portuguese_or_spanish(text: str) -> str:
+    """Where CLD3 says Portuguese: Spanish or English where simplemma's dictionary of that language knows at least
+    as many of the words as its Portuguese one (CLD3 calls short Spanish texts Portuguese; the two share many
+    words, so counting Spanish words alone would call a fifth of the Portuguese texts Spanish)."""
+    import simplemma
+
+    scores = dict(simplemma.langdetect(text, lang=("pt", "es", "en")))
+    best = max(("es", "en", "pt"), key=lambda lang: scores.get(lang, 0.0))  # ties go to Spanish, then English
+    return "pt-BR" if best == "pt" else best
 
 
 def _spanish_after_all(text: str, guess: str, margin: int) -> bool:
     """Whether a longer text CLD3 is sure is in ``guess`` is Spanish: for one of :data:`SPANISH_LOOKALIKES`, where
     the function words clearly say so or Spanish words make most of it; for another language it was not trained
-    on, where both hold (a French text has Spanish-looking function words, but few Spanish words)."""
-    if guess in SUPPORTED and (guess != "pt-BR" or _portuguese_evidence(text) > 0):
-        return False
-    clear, mostly = margin >= CLEAR_MARGIN, _known_words(text)["es"] >= MOSTLY
-    return (clear or mostly) if guess in SPANISH_LOOKALIKES | {"pt-BR"} else (clear and mostly)
+    on, where both hold (a French text has Spanish-looking function words, but few Spanish words); for a trained
+    language, where the function words clearly say so and Spanish words make three quarters of it."""
+    clear, known = margin >= CLEAR_MARGIN, _known_words(text)["es"]
+    if guess in SUPPORTED:
+        return clear and known >= MOST
+    return (clear or known >= MOSTLY) if guess in SPANISH_LOOKALIKES else (clear and known >= MOSTLY)
 
 
 def _known_words(text: str) -> dict[str, float]:
@@ -177,17 +187,10 @@ def _known_words(text: str) -> dict[str, float]:
     return {"en": scores.get("en", 0.0), "es": scores.get("es", 0.0)}
 
 
-def _portuguese_evidence(text: str) -> int:
-    """Portuguese function words, and its own letters counted twice."""
-    lowered = text.lower()
-    words = _WORD.findall(lowered)
-    return sum(w in _PORTUGUESE_WORDS for w in words) + 2 * len(_PORTUGUESE_LETTERS.findall(lowered))
-
-
 def _cyrillic_language(text: str) -> str:
     """Ukrainian, Tatar or Russian by their own letters, else by their own common words, else (in a text longer
-    than :data:`SHORT` words) Russian where CLD3 is sure of it, else Ukrainian (as before issue 23; CLD3 calls
-    short Ukrainian texts without і, ї, є or ґ Russian)."""
+    than :data:`SHORT` words) Russian where CLD3 is all but certain of it, else Ukrainian (as before issue 23;
+    CLD3 calls short Ukrainian texts without і, ї, є or ґ Russian)."""
     if _UKRAINIAN_LETTERS.search(text):
         return "uk"
     if _TATAR_LETTERS.search(text):
@@ -199,7 +202,7 @@ def _cyrillic_language(text: str) -> str:
     if russian != ukrainian or len(words) <= SHORT:
         return "ru" if russian > ukrainian else "uk"
     guess, probability = cld3(text)
-    return "ru" if guess == "ru" and probability >= SURE else "uk"
+    return "ru" if guess == "ru" and probability >= SURE_OF_RUSSIAN else "uk"
 
 
 def _function_word_margin(text: str) -> int:
