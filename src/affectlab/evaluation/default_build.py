@@ -44,9 +44,10 @@ from affectlab.metrics.thresholds import fit_decision
 
 TFIDF_MEMBER = {"max_features": 100_000}
 """Cap each n-gram block so that all heads together stay under the 80 MB shipped in all..."""
-SMALL_TFIDF_MEMBER = {"max_features": 30_000}
+SMALL_TFIDF_MEMBER = {"max_features": 15_000}
 """... and a smaller one for the 25 languages beyond English, Ukrainian, Spanish and the pooled fallback, whose
-training sets are 1,000-3,700 texts."""
+training sets are 1,000-3,700 texts (at 30,000 features Nigerian Pidgin's member alone was 1.5 MB: 25 of them
+would break the budget)."""
 INTENSITY_HEAD = "intensity"
 WITHOUT_NEUTRAL_TEXTS = tuple(BRIGHTER_LANGS[code] for code in WITHOUT_NEUTRAL)
 """The languages whose data has no text without an emotion (Spanish), as tags."""
