@@ -4,6 +4,7 @@ card (scores.json) on the first rows of each test split."""
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +66,16 @@ def test_an_obvious_sentence_gets_its_emotion_first_in_the_labels_and_the_bars(t
 def test_detecting_imports_no_torch():
     code = "import sys, affectlab; affectlab.detect('hi'); sys.exit('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+SHIPPED_BUDGET_BYTES = 80 * 1024 * 1024
+
+
+def test_the_shipped_model_files_fit_the_80_mb_budget():
+    from affectlab.encoders.sentence import E5_AFFECT_DIR
+
+    files = [path for root in (HEADS_DIR, Path(E5_AFFECT_DIR)) for path in root.rglob("*") if path.is_file()]
+    assert sum(path.stat().st_size for path in files) <= SHIPPED_BUDGET_BYTES
 
 
 def test_fast_profile_needs_no_encoder():
