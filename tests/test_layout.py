@@ -27,7 +27,7 @@ LAYERS = (
     ("metrics",),
     ("datasets",),
     ("io",),
-    ("errors", "extras", "labels", "langid", "registry", "text", "versions"),  # the core: one layer
+    ("errors", "extras", "labels", "languages", "langid", "registry", "text", "versions"),  # the core: one layer
 )
 ENTRY_POINTS = {"affectlab", "affectlab.__main__"}
 """The package's facade (``affectlab.detect``, ...) and ``python -m affectlab``: above everything, imported by none."""

@@ -75,8 +75,7 @@ def detect_command(
     intensity: bool = Intensity,
     as_json: bool = AsJson,
 ) -> None:
-    """Detect emotions with the embedded default detector (offline; the 28 languages of SemEval-2025 Task 11, each
-    text's language identified unless --lang is given)."""
+    """Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang)."""
     if open_states:
         if intensity:
             raise InputError("--intensity applies to emotions, not to --open")
