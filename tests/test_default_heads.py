@@ -23,11 +23,12 @@ def test_every_head_is_shipped_with_its_scores():
         assert (HEADS_DIR / head / "config.json").is_file()
 
 
-def test_heads_and_their_encoder_fit_the_60_mb_budget():
+def test_heads_and_their_encoder_fit_the_80_mb_budget():
+    """Issue 23's budget for the 28-language default (issue 15's was 60 MB for three languages)."""
     from affectlab.encoders.sentence import E5_AFFECT_DIR
 
     files = [*HEADS_DIR.rglob("*"), *E5_AFFECT_DIR.rglob("*")]
-    assert sum(path.stat().st_size for path in files if path.is_file()) <= 60 * 1000 * 1000
+    assert sum(path.stat().st_size for path in files if path.is_file()) <= 80 * 1000 * 1000
 
 
 @pytest.mark.parametrize("head", TAXONOMIES)

@@ -22,7 +22,8 @@ FineTuneOption = typer.Option(
     False,
     "--fine-tune",
     help="First fine-tune the shared encoder (multilingual-e5-small) on the datasets and export it int8 to "
-    "ONNX (needs the hf extra; about an hour on 2 CPU cores). Without it the heads read the installed encoder.",
+    "ONNX (needs the hf extra; about three hours on 2 CPU cores, in epochs that --resume goes on from). "
+    "Without it the heads read the installed encoder.",
 )
 EncoderOutOption = typer.Option(
     None, "--encoder-out", help="With --fine-tune: where to write the encoder (default: inside the package)."
