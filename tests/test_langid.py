@@ -68,3 +68,10 @@ def test_the_clear_cut_sentences_are_read_as_their_languages():
         if not lang.startswith("_"):
             texts = list(by_emotion.values())
             assert {text: detect_language(text) for text in texts} == dict.fromkeys(texts, lang)
+
+
+def test_the_english_heads_say_a_german_text_is_not_what_they_were_trained_on():
+    for taxonomy in ("goemotions", "emocontext"):
+        (detection,) = affectlab.detect("Ich bin so wütend, sie haben meinen Flug gestrichen!", taxonomy=taxonomy)
+        assert (detection.lang, detection.supported) == ("de", False)
+        assert "not trained on 'de'" in detection.notes[0]
