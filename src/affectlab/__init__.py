@@ -1,4 +1,4 @@
-"""affectlab: emotion and affect analysis of text in English, Ukrainian and Spanish.
+"""affectlab: emotion and affect analysis of text in 28 languages (Ukrainian, English and Spanish first).
 
 >>> import affectlab
 >>> affectlab.detect("Я так чекала на цей день!")[0].labels

@@ -168,7 +168,7 @@ class LazyGroup(TyperGroup):
 
 app = typer.Typer(
     name="affectlab",
-    help="Emotion and affect analysis of text in English, Ukrainian and Spanish.",
+    help="Emotion and affect analysis of text in 28 languages (Ukrainian, English and Spanish first).",
     cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
@@ -187,7 +187,7 @@ def _version(value: bool) -> None:
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
-    """Emotion and affect analysis of text in English, Ukrainian and Spanish."""
+    """Emotion and affect analysis of text in 28 languages (Ukrainian, English and Spanish first)."""
 
 
 EXIT_DONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141

@@ -173,7 +173,7 @@ def create_app(
     running = threading.BoundedSemaphore(concurrency)
 
     app = FastAPI(title="affectlab", version=__version__,
-                  description="Emotion and affect detection in English, Ukrainian and Spanish.")  # fmt: skip
+                  description="Emotion and affect detection in 28 languages (SemEval-2025 Task 11).")  # fmt: skip
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
