@@ -82,3 +82,35 @@ def test_nested_member_arrays_and_files_round_trip():
     others = nest_arrays("en", {"coef": np.zeros(2)})
     back = unnest_arrays("uk", {**nested, **others})
     assert set(back) == set(member) and back["coef"].tolist() == [0.0, 1.0, 2.0]
+
+
+def _rewrite_arrays(target, **arrays):
+    """Replace a model's arrays.npz (uncompressed, object arrays allowed) and re-sign it, as a crafted file would."""
+    import hashlib
+
+    from affectlab.detectors.serialization import _config_digest
+
+    np.savez(target / ARRAYS, **arrays)
+    config = json.loads((target / CONFIG).read_text())
+    config["arrays_sha256"] = hashlib.sha256((target / ARRAYS).read_bytes()).hexdigest()
+    config["config_sha256"] = _config_digest(config)
+    (target / CONFIG).write_text(json.dumps(config))
+
+
+def test_arrays_are_unpacked_when_read_and_an_unsafe_one_fails_then(tmp_path):
+    # a routed model builds only the members of the languages it meets, so their arrays are unpacked on demand;
+    # an array only pickle could load still fails, as a model file error, when it is read
+    target = write_model_dir(tmp_path / "m", {"model": "test"}, {"uk/w": np.ones(2)})
+    _rewrite_arrays(target, **{"uk/w": np.arange(3.0), "en/w": np.array([{"a": 1}], dtype=object)})
+    _, arrays = read_model_dir(target)
+    assert set(arrays) == {"uk/w", "en/w"}
+    assert unnest_arrays("uk", arrays)["w"].tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ModelFileError, match="'en/w' cannot be read safely"):
+        unnest_arrays("en", arrays)["w"]
+
+
+def test_arrays_read_are_the_verified_bytes_even_if_the_file_changes_later(tmp_path):
+    target = write_model_dir(tmp_path / "m", {"model": "test"}, {"w": np.arange(3.0)})
+    _, arrays = read_model_dir(target)
+    np.savez(target / ARRAYS, w=np.zeros(3))
+    assert arrays["w"].tolist() == [0.0, 1.0, 2.0]

@@ -229,7 +229,7 @@ class Detector:
         write_model_dir(directory, config, arrays)
 
     @classmethod
-    def from_saved(cls, config: dict[str, Any], arrays: dict[str, np.ndarray]) -> Self:
+    def from_saved(cls, config: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> Self:
         """Rebuild a detector from what :meth:`save` wrote (the directory is already verified)."""
         try:
             model = cls(**config["params"])
@@ -257,5 +257,5 @@ class Detector:
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         raise NotImplementedError
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         raise NotImplementedError

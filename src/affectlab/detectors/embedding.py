@@ -9,6 +9,7 @@ it also rates each emotion's intensity on the 0-3 scale."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -126,7 +127,7 @@ class EmbeddingLogisticRegression(Detector):
             arrays |= {"intensity_coef": self.intensity_head_[0], "intensity_intercept": self.intensity_head_[1]}
         return {"uses_context": self.uses_context_}, arrays
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.uses_context_ = bool(state["uses_context"])
         self.coef_, self.intercept_ = arrays["coef"], arrays["intercept"]
         has_head = "intensity_coef" in arrays

@@ -143,7 +143,7 @@ class EnsembleDetector(Detector):
             state["without_optional"] = self.without_optional_
         return state, arrays
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.weights_ = np.asarray(state["weights"], dtype=np.float64)
         fast = state.get("fast_decision")
         self.fast_decision_ = Decision.from_dict(fast) if fast else None

@@ -20,7 +20,7 @@ are imported only when a model is trained or loaded.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -187,7 +187,7 @@ class HFEncoderDetector(Detector):
                     arrays[name] = np.frombuffer(path.read_bytes(), dtype=np.uint8)
         return {"uses_context": self.uses_context_, "history": self.history_}, arrays
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         training = _training_module()
         prefix = FILE_PREFIX + ENCODER_DIR
         files = {key.removeprefix(prefix): value for key, value in arrays.items() if key.startswith(prefix)}

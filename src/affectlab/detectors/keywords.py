@@ -11,6 +11,7 @@ because no maintained library provides it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -111,6 +112,6 @@ class KeywordDetector(Detector):
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         return {"languages": self.languages_, "keywords": self.keywords()}, {}
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.languages_ = list(state["languages"])
         self.keywords_ = [list(state["keywords"][label]) for label in self.label_space.labels]

@@ -9,6 +9,7 @@ replies that named no label (``invalid_rate_``), which MASIVE App. F.1 shows dec
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -128,6 +129,6 @@ class LLMDetector(Detector):
         shots = None if self.shots_ is None else [shot.to_dict() for shot in self.shots_]
         return {"shots": shots}, {}
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         shots = state["shots"]
         self.shots_ = None if shots is None else tuple(Shot.from_dict(shot) for shot in shots)

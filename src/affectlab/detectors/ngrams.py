@@ -13,6 +13,7 @@ a dictionary lookup per n-gram in Python made the n-gram features most of the fa
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -263,7 +264,7 @@ class NgramFeatures:
             arrays[f"{kind}.idf"] = block.idf.astype(np.float64)
         return {"blocks": list(self.blocks_)}, arrays
 
-    def set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         """Restore what :meth:`get_state` saved: the vocabularies and IDF weights of each block."""
         self.blocks_ = {}
         for kind in state["blocks"]:

@@ -11,6 +11,7 @@ logits, turned into probabilities in numpy. The saved directory holds ``encoder/
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -77,7 +78,7 @@ class OnnxHFDetector(Detector):
         files = {FILE_PREFIX + ONNX_FILE: self.onnx_bytes_, FILE_PREFIX + TOKENIZER_FILE: self.tokenizer_bytes_}
         return state, files
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.uses_context_ = bool(state["uses_context"])
         self.input_names_ = list(state["input_names"])
         self.pad_id_ = int(state["pad_id"])

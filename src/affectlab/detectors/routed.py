@@ -13,7 +13,7 @@ the member weights and the thresholds (label priors differ a lot between the dat
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any
@@ -177,7 +177,7 @@ class LanguageRoutedDetector(Detector):
             arrays.update(nest_arrays(lang, member_arrays))
         return {"members": states}, arrays
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self._members, self._pending = {}, {}
         for lang, saved in state["members"].items():
             config = {

@@ -7,6 +7,7 @@ label spaces get a multinomial logistic regression or a multi-class forest.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,7 +48,7 @@ class TfidfLogisticRegression(Detector):
         state, arrays = self.features_.get_state()
         return state, {**arrays, "coef": self.coef_, "intercept": self.intercept_}
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.features_ = NgramFeatures(self.params)
         self.features_.set_state(state, arrays)
         self.coef_ = arrays["coef"]
@@ -115,7 +116,7 @@ class TfidfRandomForest(Detector):
         arrays = {**arrays, **_forest_arrays(self.forest_), "selected": self.selected_}
         return {**state, **_forest_meta(self.forest_)}, arrays
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.features_ = NgramFeatures(self.params)
         self.features_.set_state(state, arrays)
         self.selected_ = arrays["selected"]
@@ -161,7 +162,7 @@ def _forest_arrays(forest: RandomForestClassifier) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _rebuild_forest(forest: RandomForestClassifier, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+def _rebuild_forest(forest: RandomForestClassifier, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> Any:
     from sklearn.tree import DecisionTreeClassifier
     from sklearn.tree._tree import NODE_DTYPE, Tree
 

@@ -20,6 +20,7 @@ be present where the saved detector is used.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Self
 
@@ -169,7 +170,7 @@ class TranslateTestDetector(Detector):
         }
         return {"base": saved, "columns": self.columns_.tolist()}, nest_arrays("base", arrays)
 
-    def _set_state(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         saved = state["base"]
         self.base_ = detector_class(saved["model"]).from_saved(saved, unnest_arrays("base", arrays))
         self.columns_ = np.asarray(state["columns"], dtype=np.int64)
