@@ -282,3 +282,22 @@ def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted
     assert not (tmp_path / "cut" / "checkpoint").exists()  # removed once the run completed
     with pytest.raises(InputError, match="nothing to resume"):
         fine_tune_default_encoder(tmp_path / "new", data_dir, recipe, base_dir=base, limit=16, resume=True)
+
+
+def test_a_run_continued_from_a_finished_one_starts_from_its_weights_and_keeps_its_record(trained, tmp_path, data_dir):
+    # at a learning rate of 0 the continued run changes nothing: its weights and dev scores are the earlier run's
+    from safetensors.numpy import load_file
+
+    earlier, record = trained
+    base = save_tiny_e5(tmp_path / "base")
+    still = EncoderRecipe(epochs=1, batch_size=8, max_length=32, lr=0.0)
+    continued = fine_tune_default_encoder(
+        tmp_path / "more", data_dir, still, base_dir=base, limit=16, continue_from=earlier
+    )
+    assert continued["history"][0]["dev"] == record["history"][-1]["dev"]
+    assert continued["continued_from"]["record"]["history"] == record["history"]
+    for weights in (ENCODER_WEIGHTS, HEADS_WEIGHTS):
+        expected, got = load_file(str(earlier / weights)), load_file(str(tmp_path / "more" / weights))
+        assert expected.keys() == got.keys() and all(np.array_equal(expected[k], got[k]) for k in expected)
+    with pytest.raises(InputError, match="no finished fine-tuning run"):
+        fine_tune_default_encoder(tmp_path / "x", data_dir, still, base_dir=base, limit=16, continue_from=tmp_path)

@@ -225,6 +225,11 @@ def test_a_saved_decision_of_the_wrong_length_is_refused_on_load(tmp_path, saved
 # ---- nothing silently ignored ------------------------------------------------------------------------------------
 
 
+def test_build_default_options_of_fine_tuning_need_fine_tune(tmp_path):
+    for option in ("--continue-from", "--trained-dir", "--encoder-out"):
+        one_error(invoke(["build-default", option, str(tmp_path)]), "go with --fine-tune")
+
+
 def test_texts_and_input_together_are_refused(texts_csv, tmp_path):
     one_error(invoke(["detect", "hello", "--input", texts_csv, "--output", tmp_path / "o.csv"]), "not both")
     one_error(invoke(["detect", "--input", texts_csv, "--output", tmp_path / "o.csv", "-c", "hi"]), "--context")

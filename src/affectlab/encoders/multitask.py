@@ -312,6 +312,31 @@ def save_trained(model: MultiTaskModel, out: Path, record: dict[str, Any]) -> No
     (out / TRAINING_RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
+def load_trained(model: MultiTaskModel, directory: Path) -> dict[str, Any]:
+    """Load the encoder weights and heads :func:`save_trained` wrote in ``directory`` into ``model`` (its word
+    embeddings stay as they are: they were frozen and not saved) and return that run's record. The run must have
+    trained the same tasks with the same label counts."""
+    from safetensors.torch import load_file
+
+    from affectlab.errors import InputError
+
+    record_path = directory / TRAINING_RECORD
+    if not record_path.is_file():
+        raise InputError(f"{str(directory)!r} holds no finished fine-tuning run (no {TRAINING_RECORD})")
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    missing, unexpected = model.encoder.load_state_dict(load_file(str(directory / ENCODER_WEIGHTS)), strict=False)
+    frozen = ("embeddings.word_embeddings.weight", "position_ids", "token_type_ids")
+    if unexpected or any(not name.endswith(frozen) for name in missing):
+        raise InputError(f"the encoder in {str(directory)!r} does not fit (missing {missing}, unexpected {unexpected})")
+    heads = load_file(str(directory / HEADS_WEIGHTS))
+    for name, head in model.heads.items():
+        weights = {key: heads.get(f"{name}.{key}") for key in ("weight", "bias")}
+        if any(w is None or w.shape != getattr(head, key).shape for key, w in weights.items()):
+            raise InputError(f"the run in {str(directory)!r} has no {name} head of this shape to go on from")
+        head.load_state_dict(weights)
+    return record
+
+
 def read_heads(directory: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Each task's head as float32 ``(weight (n_labels, features), bias (n_labels,))`` from a trained directory."""
     from safetensors.numpy import load_file

@@ -312,13 +312,15 @@ def build_default(
     encoder_dir: str | os.PathLike[str] | None = None,
     trained_dir: str | os.PathLike[str] | None = None,
     resume: bool = False,
+    continue_from: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Rebuild the default heads from the datasets into ``out_dir`` and record their test scores there.
 
     ``fine_tune`` first fine-tunes the shared encoder (torch; about an hour on 2 CPU cores), keeping its float32
     weights in ``trained_dir`` (default: a temporary directory), and exports it to ``encoder_dir`` (default: the
     one shipped inside affectlab), which the heads then read; ``resume`` goes on with a fine-tuning run that stopped
-    part way (its checkpoint is in ``trained_dir``). ``english_encoder`` (a saved ``hf`` GoEmotions model
+    part way (its checkpoint is in ``trained_dir``); ``continue_from`` starts it from the weights of a finished run
+    (its ``trained_dir``) with a short schedule of its own. ``english_encoder`` (a saved ``hf`` GoEmotions model
     or an encoder directory to fine-tune) joins the goemotions head as an optional member."""
     out = Path(out_dir)
     for name in heads:
@@ -329,8 +331,10 @@ def build_default(
     encoder = ENCODER if encoder_dir is None else str(encoder_dir)
     if resume and (not fine_tune or trained_dir is None):
         raise InputError("--resume goes with --fine-tune and the --trained-dir of the run to resume")
+    if continue_from is not None and not fine_tune:
+        raise InputError("--continue-from goes with --fine-tune")
     if fine_tune:
-        fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume)
+        fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume, continue_from)
     for name in heads:
         recipe = RECIPES[name]
         started = time.perf_counter()
@@ -361,16 +365,24 @@ def fine_tune_encoder(
     trained_dir: str | os.PathLike[str] | None,
     progress: Progress,
     resume: bool = False,
+    continue_from: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
-    """Fine-tune the shared encoder on the datasets (``resume``: going on from the checkpoint in ``trained_dir``) and
-    export it int8 to ``encoder_dir``; returns the training record."""
+    """Fine-tune the shared encoder on the datasets (``resume``: going on from the checkpoint in ``trained_dir``;
+    ``continue_from``: starting from a finished run's weights, with the recipe
+    :data:`~affectlab.evaluation.default_encoder.CONTINUED`) and export it int8 to ``encoder_dir``; returns the
+    training record."""
     from affectlab.encoders.onnx_export import export_encoder
     from affectlab.encoders.sentence import forget_encoder
-    from affectlab.evaluation.default_encoder import fine_tune_default_encoder
+    from affectlab.evaluation.default_encoder import CONTINUED, EncoderRecipe, fine_tune_default_encoder
 
+    recipe = CONTINUED if continue_from is not None else EncoderRecipe()
     with tempfile.TemporaryDirectory() as tmp:
         trained = Path(trained_dir) if trained_dir is not None else Path(tmp) / "trained"
-        record = fine_tune_default_encoder(trained, data_dir, progress=progress, resume=resume)
+        if continue_from is not None and trained.resolve() == Path(continue_from).resolve():
+            raise InputError("--continue-from and --trained-dir must be different folders")
+        record = fine_tune_default_encoder(
+            trained, data_dir, recipe, progress=progress, resume=resume, continue_from=continue_from
+        )
         progress("exporting the fine-tuned encoder to ONNX and quantizing it to int8")
         export_encoder(trained, encoder_dir)
     forget_encoder(str(encoder_dir))
