@@ -296,6 +296,8 @@ def test_a_run_continued_from_a_finished_one_starts_from_its_weights_and_keeps_i
     )
     assert continued["history"][0]["dev"] == record["history"][-1]["dev"]
     assert continued["continued_from"]["record"]["history"] == record["history"]
+    shipped = json.loads((export_encoder(tmp_path / "more", tmp_path / "onnx") / CONFIG_FILE).read_text())
+    assert shipped["training"]["continued_from"]["history"] == record["history"]  # encoder.json keeps both runs
     for weights in (ENCODER_WEIGHTS, HEADS_WEIGHTS):
         expected, got = load_file(str(earlier / weights)), load_file(str(tmp_path / "more" / weights))
         assert expected.keys() == got.keys() and all(np.array_equal(expected[k], got[k]) for k in expected)

@@ -170,7 +170,17 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
         "vocabulary_fingerprint": fingerprint,
         "tasks": {task["name"]: task for task in record.get("tasks", [])},
         "onnx_sha256": hashlib.sha256((out / ONNX_FILE).read_bytes()).hexdigest(),
-        "training": {key: record.get(key) for key in ("recipe", "sources", "history", "seconds", "device")},
+        "training": _provenance(record),
     }
     (out / CONFIG_FILE).write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     return out
+
+
+def _provenance(record: dict[str, Any]) -> dict[str, Any]:
+    """What ``encoder.json`` keeps of a training record: recipe, sources, per-epoch history, time and device, and
+    the same of each earlier run it was continued from (``--continue-from``)."""
+    kept = {key: record.get(key) for key in ("recipe", "sources", "history", "seconds", "device")}
+    earlier = record.get("continued_from")
+    if earlier:
+        kept["continued_from"] = _provenance(earlier["record"])
+    return kept
