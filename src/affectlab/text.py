@@ -113,6 +113,29 @@ def as_context(context: object) -> list[str]:
     return turns
 
 
+_LANGUAGE_TAG = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}(?:-[A-Za-z0-9]{1,8})*")
+"""A language tag or code as BCP 47 spells one (``uk``, ``pt-BR``, ``orm``, ``zh-Hant-TW``): ASCII letters and digits
+in hyphen-joined parts, starting with a letter."""
+
+
+def check_lang(lang: object, name: str = "lang") -> str | None:
+    """``lang`` unchanged when it is a language tag or code (see :data:`_LANGUAGE_TAG`), or None. The one check of a
+    language a user names, shared by ``affectlab.detect``, ``detect_file``, ``detect_open``, the command line's
+    ``--lang`` and the service's ``lang``: a non-str is an :class:`~affectlab.errors.ArgumentTypeError`; whitespace,
+    NUL, other punctuation and anything that is not ASCII (a lone surrogate from invalid UTF-8 too) an
+    :class:`~affectlab.errors.InputError`."""
+    if lang is None:
+        return None
+    if not isinstance(lang, str):
+        raise ArgumentTypeError(f"{name} must be a language tag (str) such as 'uk' or 'pt-BR', not {_kind(lang)}")
+    if len(lang) > 35 or not _LANGUAGE_TAG.fullmatch(lang):
+        shown = lang[:40].encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        raise InputError(
+            f"{name} must be a language tag of letters, digits and hyphens such as 'uk', 'de' or 'pt-BR', not {shown!r}"
+        )
+    return lang
+
+
 def check_count(name: str, value: object, low: int = 1, high: int | None = None) -> int | None:
     """``value`` as a whole number in ``[low, high]``, or None; a string, a bool or a float is an
     :class:`~affectlab.errors.ArgumentTypeError`, a number out of range an :class:`~affectlab.errors.InputError`

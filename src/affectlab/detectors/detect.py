@@ -19,7 +19,7 @@ from affectlab.io.outputs import check_output_file
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
 from affectlab.langid import UNDETERMINED, detect_languages, normalise
 from affectlab.metrics.intensity import intensity_levels
-from affectlab.text import as_context, as_texts, check_count
+from affectlab.text import as_context, as_texts, check_count, check_lang
 
 if TYPE_CHECKING:
     from affectlab.io.batchfile import ScoreProgress, ScoreSummary
@@ -106,6 +106,7 @@ def detect(
     items = as_texts(texts)
     turns = as_context(context)
     top_k = check_count("top_k", top_k)
+    lang = check_lang(lang)
     detector = resolve_detector(model, taxonomy, fast)
     if turns and not detector.reads_context:
         raise InputError(context_not_read(detector))
@@ -162,6 +163,7 @@ def detect_file(
     from affectlab.io.batchfile import score_file  # here: pyarrow would slow the start of every `detect TEXT`
     from affectlab.io.tables import check_readable_file
 
+    lang = check_lang(lang)
     check_readable_file(Path(input_path))
     check_output_file(Path(output_path), exists_ok=True)  # before the model loads; resuming is score_file's to judge
     detector = resolve_detector(model, taxonomy, fast)

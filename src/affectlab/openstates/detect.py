@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from affectlab.errors import InputError
-from affectlab.langid import detect_language
+from affectlab.langid import detect_language, normalise
 from affectlab.openstates.predictors import resolve_predictor
 from affectlab.openstates.predictors.base import LANGS, prepare
-from affectlab.text import as_texts, check_count
+from affectlab.text import as_texts, check_count, check_lang
 
 
 @dataclass
@@ -39,10 +39,16 @@ def detect_open(
     predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`)."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
-    langs = [lang or detect_language(text) for text in items]
-    for text_lang in langs:
-        if text_lang not in LANGS:
-            raise InputError(f"open affective states cover {', '.join(LANGS)}, not {text_lang!r} (give --lang)")
+    given = check_lang(lang)
+    if given is not None and normalise(given) not in LANGS:
+        raise InputError(f"open affective states cover {' and '.join(LANGS)}, not {given!r}")
+    langs = [normalise(given) if given else detect_language(text) for text in items]
+    for number, text_lang in enumerate(langs, start=1):
+        if text_lang not in LANGS:  # identified, since a given language was checked above
+            raise InputError(
+                f"text {number} reads as {text_lang!r}, and open affective states cover {' and '.join(LANGS)} only "
+                "(if it is English or Spanish, say so: lang='en' or 'es', --lang en or es)"
+            )
     prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
     ranked = resolve_predictor(model).predict(prepared, langs, k=k)
     return [
