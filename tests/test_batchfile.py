@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from affectlab.errors import DataNotFoundError, InputError
+from affectlab.errors import ArgumentTypeError, DataNotFoundError, InputError, Interrupted
 from affectlab.io.batchfile import ScoreProgress, score_file
 
 LABELS = ("excited", "curious")
@@ -20,14 +21,14 @@ TEXTS = ["What a day!!", "Is it raining?", 'He said "no", then left.', "Так �
 class PunctuationPredictor:
     """A real, deterministic detector: excitement from '!' and curiosity from '?'; records what it was asked."""
 
-    def __init__(self, fail_on_call: int | None = None) -> None:
-        self.fail_on_call = fail_on_call
+    def __init__(self, fail_on_call: int | None = None, failure: type[BaseException] = RuntimeError) -> None:
+        self.fail_on_call, self.failure = fail_on_call, failure
         self.batch_sizes: list[int] = []
         self.texts: list[str] = []
 
     def __call__(self, texts: list[str]) -> tuple[np.ndarray, list[list[str]]]:
         if len(self.batch_sizes) + 1 == self.fail_on_call:
-            raise RuntimeError("the model server went away")
+            raise self.failure("the model server went away")
         self.batch_sizes.append(len(texts))
         self.texts += texts
         probs = np.array([expected_scores(text) for text in texts]).reshape(len(texts), len(LABELS))
@@ -234,10 +235,11 @@ def test_missing_input_file(tmp_path):
         score_file(tmp_path / "nope.csv", tmp_path / "out.csv", PunctuationPredictor(), LABELS)
 
 
-def run_interrupted(source: Path, output: Path, batch_size: int = 4) -> None:
+def run_interrupted(source: Path, output: Path, batch_size: int = 4, run_options: dict | None = None) -> None:
     """A run whose predict fails on its 3rd batch, leaving two batches written."""
     with pytest.raises(RuntimeError, match="went away"):
-        score_file(source, output, PunctuationPredictor(fail_on_call=3), LABELS, batch_size=batch_size)
+        score_file(source, output, PunctuationPredictor(fail_on_call=3), LABELS, batch_size=batch_size,
+                   run_options=run_options)  # fmt: skip
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl", ".parquet"])
@@ -304,17 +306,73 @@ def test_unfinished_output_for_other_labels_is_refused(tmp_path):
     source = write_input(tmp_path / "in.csv", sample_rows(19))
     run_interrupted(source, tmp_path / "out.csv")
     before = (tmp_path / "out.csv").read_bytes()
-    with pytest.raises(InputError, match="belongs to an unfinished run for another input, text column or labels"):
+    with pytest.raises(InputError, match=r"made with labels excited,curious \(this run: with labels excited,puzzled\)"):
         score_file(source, tmp_path / "out.csv", PunctuationPredictor(), ["excited", "puzzled"])
     assert (tmp_path / "out.csv").read_bytes() == before
+
+
+def test_unfinished_output_with_other_run_options_is_refused_naming_each_with_both_values(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv", run_options={"--fast": True, "--lang": "uk", "--batch": 4})
+    before = (tmp_path / "out.csv").read_bytes()
+    with pytest.raises(InputError) as caught:
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS,
+                   run_options={"--fast": False, "--lang": None, "--batch": 4})  # fmt: skip
+    assert str(caught.value) == (
+        "out.csv is an unfinished run made with --fast and with --lang uk (this run: without --fast and without "
+        "--lang); run it again with the same options to resume it, or delete out.csv and out.csv.progress.json to "
+        "start over"
+    )
+    assert (tmp_path / "out.csv").read_bytes() == before
+
+
+def test_an_option_only_one_run_has_is_named_when_no_shared_one_differs(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv", run_options={"--model": "default", "--taxonomy": "ekman"})
+    with pytest.raises(InputError, match=r"made with --model default \(this run: with --model /m\)"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS, run_options={"--model": "/m"})
+    with pytest.raises(InputError, match=r"made with --taxonomy ekman \(this run: without --taxonomy\)"):
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS, run_options={"--model": "default"})
+
+
+def test_resume_with_the_same_run_options_continues(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv", run_options={"--lang": "uk"})
+    summary = score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS, run_options={"--lang": "uk"})
+    assert (summary.rows_skipped_resumed, summary.rows_written) == (8, 11)
+
+
+def test_a_sidecar_that_recorded_no_options_is_refused_as_an_earlier_version_s(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv")
+    sidecar = tmp_path / "out.csv.progress.json"
+    stat = source.stat()
+    earlier = {"input": str(source.resolve()), "input_bytes": stat.st_size, "input_mtime_ns": stat.st_mtime_ns,
+               "text_col": "text", "label_names": list(LABELS), "rows_done": 8, "output_bytes": 100}  # fmt: skip
+    sidecar.write_text(json.dumps(earlier), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+    assert str(caught.value) == (
+        "out.csv is an unfinished run of an earlier version of affectlab, which did not record the options it was "
+        "made with, so it cannot be resumed safely; delete out.csv and out.csv.progress.json to start over"
+    )
 
 
 def test_unfinished_output_for_a_changed_input_is_refused(tmp_path):
     source = write_input(tmp_path / "in.csv", sample_rows(19))
     run_interrupted(source, tmp_path / "out.csv")
     write_input(source, sample_rows(25))
-    with pytest.raises(InputError, match="belongs to an unfinished run for another input"):
+    with pytest.raises(InputError, match=r"^out.csv is an unfinished run for in.csv as it was before it changed; "):
         score_file(source, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
+
+
+def test_unfinished_output_for_another_input_file_is_refused_naming_it(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    run_interrupted(source, tmp_path / "out.csv")
+    other = write_input(tmp_path / "other.csv", sample_rows(19))
+    refusal = f"^out.csv is an unfinished run for another input, {re.escape(str(source.resolve()))}; "
+    with pytest.raises(InputError, match=refusal):
+        score_file(other, tmp_path / "out.csv", PunctuationPredictor(), LABELS)
 
 
 def test_sidecar_without_its_output_starts_afresh(tmp_path):
@@ -408,11 +466,12 @@ def test_a_bad_line_part_way_says_what_was_kept_and_how_to_start_over(tmp_path):
     assert len(read_output(out)) == 2 and "\n" not in message
 
 
-def test_a_bad_line_in_the_first_batch_says_nothing_was_scored(tmp_path):
+def test_a_bad_line_in_the_first_batch_says_nothing_was_written_and_leaves_nothing(tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_text('{"text": "a!"}\nnot json\n', encoding="utf-8")
-    with pytest.raises(InputError, match=r"line 2: .*\(nothing was scored into out.jsonl, an unfinished run"):
+    with pytest.raises(InputError, match=r"line 2: .*\(nothing was written\)$"):
         score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=2)
+    assert list(tmp_path.iterdir()) == [source]
 
 
 def test_a_bad_first_line_leaves_no_output(tmp_path):
@@ -421,3 +480,45 @@ def test_a_bad_first_line_leaves_no_output(tmp_path):
     with pytest.raises(InputError, match=r"^in.jsonl line 1: not valid JSON \(Expecting value\)$"):
         score_file(source, tmp_path / "out.jsonl", PunctuationPredictor(), LABELS, batch_size=1)
     assert list(tmp_path.iterdir()) == [source]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_ctrl_c_before_the_first_batch_is_written_leaves_nothing_and_says_so(tmp_path, suffix):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    predictor = PunctuationPredictor(fail_on_call=1, failure=KeyboardInterrupt)
+    with pytest.raises(Interrupted) as caught:
+        score_file(source, tmp_path / f"int{suffix}", predictor, LABELS, batch_size=4)
+    assert str(caught.value) == (
+        f"stopped before the first batch was scored: nothing was written, and no int{suffix} or "
+        f"int{suffix}.progress.json is left behind"
+    )
+    assert list(tmp_path.iterdir()) == [source]
+
+
+def test_ctrl_c_after_a_parquet_batch_says_the_rows_are_in_the_hidden_parts(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    predictor = PunctuationPredictor(fail_on_call=3, failure=KeyboardInterrupt)
+    with pytest.raises(Interrupted) as caught:
+        score_file(source, tmp_path / "int.parquet", predictor, LABELS, batch_size=4)
+    assert str(caught.value) == (
+        "8 rows are kept in .int.parquet.parts (combined into int.parquet when the run completes), and "
+        "int.parquet.progress.json records how far the run got; run the same command again to resume"
+    )
+    assert len(list((tmp_path / ".int.parquet.parts").iterdir())) == 2
+
+
+def test_ctrl_c_after_a_csv_batch_says_the_rows_are_kept_in_the_output(tmp_path):
+    source = write_input(tmp_path / "in.csv", sample_rows(19))
+    predictor = PunctuationPredictor(fail_on_call=2, failure=KeyboardInterrupt)
+    with pytest.raises(Interrupted, match=r"^4 rows are kept in int.csv, and int.csv.progress.json records"):
+        score_file(source, tmp_path / "int.csv", predictor, LABELS, batch_size=4)
+    assert len(read_output(tmp_path / "int.csv")) == 4
+
+
+@pytest.mark.parametrize("argument", ["input_path", "output_path"])
+@pytest.mark.parametrize("value", [None, 3, b"out.csv"])
+def test_a_path_that_is_not_a_str_or_path_like_is_an_argument_type_error(tmp_path, argument, value):
+    paths = {"input_path": write_input(tmp_path / "in.csv", sample_rows()), "output_path": tmp_path / "out.csv"}
+    with pytest.raises(ArgumentTypeError, match=f"^{argument} must be a file path \\(str or os.PathLike\\), not "):
+        score_file(**{**paths, argument: value}, predict=PunctuationPredictor(), label_names=LABELS)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.csv"]

@@ -3,6 +3,7 @@ case in one call and no configuration."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -112,8 +113,7 @@ def detect(
         raise InputError(context_not_read(detector))
     check_intensity(detector, intensity)
     contexts = [turns] * len(items)
-    # asked only when a text is long enough to be cut (a router would build every member to answer)
-    cut = detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in items) else None
+    cut = encoder_cut(detector, items)
     done = labelled_texts(detector, items, contexts, [lang] * len(items) if lang else None, intensity)
     trained = detector.trained_languages
     space = detector.label_space
@@ -121,13 +121,25 @@ def detect(
     for i, (text, row_scores, labels) in enumerate(zip(items, done.scores, done.labels, strict=True)):
         if top_k is not None:
             labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
-        notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
         supported = None if trained is None else done.langs[i] in trained
-        notes += [unsupported_note(done.langs[i])] if supported is False else []
+        notes = text_notes(text, cut, done.langs[i], supported)
         shown = {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
         rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
         results.append(Detection(text, labels, shown, notes, done.langs[i], supported, rated))
     return results
+
+
+def encoder_cut(detector: Detector, texts: Sequence[str]) -> int | None:
+    """How many characters of a text ``detector``'s encoder reads, when one of ``texts`` is long enough to be cut;
+    None otherwise (asked only then: a router would build every member to answer)."""
+    return detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in texts) else None
+
+
+def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) -> list[str]:
+    """What a reader of a text's scores should know: the text was cut for the encoder (at ``cut`` characters, from
+    :func:`encoder_cut`), or the model was not trained on its language (``supported`` False)."""
+    notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
+    return notes + ([unsupported_note(lang)] if supported is False else [])
 
 
 def check_intensity(detector: Detector, intensity: bool) -> None:
@@ -157,36 +169,76 @@ def detect_file(
 ) -> ScoreSummary:
     """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path``, as ``affectlab
     detect --input`` does: each row's scores and labels are those :func:`detect` gives the text alone, then its
-    ``lang`` and ``supported`` (the default heads) and, with ``intensity``, an ``intensity_<label>`` column per
-    emotion; written batch by batch (``batch_size`` rows), and a run stopped part way resumes when called again.
-    See :func:`affectlab.io.batchfile.score_file` for the formats, bad rows and resuming."""
-    from affectlab.io.batchfile import score_file  # here: pyarrow would slow the start of every `detect TEXT`
+    ``lang`` and ``supported`` (the default heads), with ``intensity`` an ``intensity_<label>`` column per emotion,
+    and ``notes``: the notes :func:`detect` gives the text (cut at 2,000 characters for the encoder, a language the
+    model was not trained on), joined with "; ", or "" when there are none. Written batch by batch (``batch_size``
+    rows); a run stopped part way resumes when called again with the same options (the model, ``taxonomy`` and
+    ``fast``, ``lang``, ``intensity``, ``text_col``), and one with other options is refused, naming them as the
+    command line does (``--fast``). Paths that are not a str or ``os.PathLike`` raise
+    :class:`~affectlab.errors.ArgumentTypeError`. See :func:`affectlab.io.batchfile.score_file` for the formats,
+    bad rows and resuming."""
+    from affectlab.io.batchfile import path_argument, score_file  # here: pyarrow would slow every `detect TEXT`
     from affectlab.io.tables import check_readable_file
 
+    input_path, output_path = path_argument("input_path", input_path), path_argument("output_path", output_path)
     lang = check_lang(lang)
-    check_readable_file(Path(input_path))
-    check_output_file(Path(output_path), exists_ok=True)  # before the model loads; resuming is score_file's to judge
+    check_readable_file(input_path)
+    check_output_file(output_path, exists_ok=True)  # before the model loads; resuming is score_file's to judge
     detector = resolve_detector(model, taxonomy, fast)
     check_intensity(detector, intensity)
     space, trained = detector.label_space, detector.trained_languages
     emotions = [label for label in space.labels if label != space.none_label] if intensity else []
     extra_columns = [("lang", "string"), *([("supported", "bool")] if trained is not None else []),
-                     *((f"intensity_{label}", "int") for label in emotions)]  # fmt: skip
+                     *((f"intensity_{label}", "int") for label in emotions), ("notes", "string")]  # fmt: skip
+    options, details = model_identity(model, taxonomy, fast)
+    options |= {"--lang": lang, "--intensity": intensity, "--text-col": text_col}
 
     def predict(batch: list[str]) -> tuple[np.ndarray, list[list[str]], list[dict[str, Any]]]:
         done = labelled_texts(detector, batch, langs=[lang] * len(batch) if lang else None, intensity=intensity)
+        cut = encoder_cut(detector, batch)
         extras: list[dict[str, Any]] = []
-        for i, text_lang in enumerate(done.langs):
+        for i, (text, text_lang) in enumerate(zip(batch, done.langs, strict=True)):
             extra: dict[str, Any] = {"lang": text_lang}
-            if trained is not None:
-                extra["supported"] = text_lang in trained
+            supported = None if trained is None else text_lang in trained
+            if supported is not None:
+                extra["supported"] = supported
             if done.intensities is not None:
                 extra |= {f"intensity_{k}": v for k, v in _intensity_dict(space, done.intensities[i]).items()}
-            extras.append(extra)
+            extras.append(extra | {"notes": "; ".join(text_notes(text, cut, text_lang, supported))})
         return done.scores, done.labels, extras
 
-    return score_file(Path(input_path), Path(output_path), predict, space.labels, text_col=text_col,
-                      batch_size=batch_size, progress=progress, extra_columns=extra_columns)  # fmt: skip
+    return score_file(input_path, output_path, predict, space.labels, text_col=text_col, batch_size=batch_size,
+                      progress=progress, extra_columns=extra_columns, run_options=options,
+                      run_details=details)  # fmt: skip
+
+
+def model_identity(model: ModelRef, taxonomy: str, fast: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The model a file run uses, as it records it to resume only with the same model (:mod:`affectlab.io.resume`):
+    the options that choose it, by their command-line names (``--model``: ``"default"``, a saved folder's resolved
+    path or a detector object's description; for the default, ``--taxonomy`` and ``--fast``, which choose its head
+    and profile), and the ``model checksum``: the start of the ``config_sha256`` of the saved folder or default head
+    it is read from, which covers every file of the model, so it changes when the model is saved again in place."""
+    if isinstance(model, Detector):  # an object has no identity beyond its kind and where it was loaded from
+        return {"--model": describe_model(model)}, {}
+    if str(model) == "default":
+        from affectlab.detectors.default import HEADS_DIR
+
+        options = {"--model": "default", "--taxonomy": taxonomy, "--fast": fast}
+        return options, {"model checksum": _config_sha256(HEADS_DIR / taxonomy)}
+    folder = Path(model).resolve()
+    return {"--model": str(folder)}, {"model checksum": _config_sha256(folder)}
+
+
+def _config_sha256(folder: Path) -> str | None:
+    """The checksum a saved model's config.json records of itself (its arrays' and files' checksums included)."""
+    from affectlab.detectors.serialization import CONFIG
+
+    try:
+        config = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None  # the model was loaded from it a moment ago: only a concurrent rewrite gets here
+    digest = config.get("config_sha256") if isinstance(config, dict) else None
+    return digest[:16] if isinstance(digest, str) else None  # 64 bits tell two saves apart, and read in a message
 
 
 def labelled_texts(

@@ -4,13 +4,15 @@
 the non-empty texts of each batch to a ``predict`` function and writes every input row, unchanged, followed by its
 scores, predicted labels and an error column, to a CSV, TSV, JSON Lines or Parquet file. After each batch is on
 disk, a sidecar ``<output>.progress.json`` records how far the run got, so running the same call again after a crash
-or an interrupt continues from there instead of starting over; the sidecar is deleted when the run completes.
+or an interrupt continues from there instead of starting over; the sidecar is deleted when the run completes. It
+also records every option of the run that changes the output, and a run with other options does not resume it.
 """
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.errors import DataNotFoundError, InputError, Interrupted
+from affectlab.errors import ArgumentTypeError, DataNotFoundError, InputError, Interrupted
 from affectlab.io.outputs import check_output_file, output_lock
-from affectlab.io.resume import Sidecar, is_finished, progress_path
+from affectlab.io.resume import RunIdentity, Sidecar, is_finished, progress_path
 from affectlab.io.table_writers import OUTPUT_SUFFIXES, AppendWriter, PartsWriter, ScoredRow, open_writer, output_layout
 from affectlab.io.tables import Row, open_table, table_format
 from affectlab.labels import SCORE_DECIMALS
@@ -32,6 +34,7 @@ __all__ = [
     "ScoreProgress",
     "ScoreSummary",
     "is_finished",
+    "path_argument",
     "progress_path",
     "score_file",
 ]
@@ -81,6 +84,8 @@ def score_file(
     batch_size: int = 256,
     progress: Callable[[ScoreProgress], None] | None = None,
     extra_columns: Sequence[tuple[str, str]] = (),
+    run_options: Mapping[str, Any] | None = None,
+    run_details: Mapping[str, Any] | None = None,
 ) -> ScoreSummary:
     """Score every row of ``input_path`` with ``predict`` and write the rows with their scores to ``output_path``.
 
@@ -94,21 +99,32 @@ def score_file(
     called with at most ``batch_size`` texts at a time, never with a missing, empty or whitespace-only one: such rows
     are written unscored with the reason in ``error`` and listed in the summary's ``bad_rows``.
 
+    ``run_options`` are the caller's other options that change the output (the model, its profile, a language
+    forced on every text), by the name a refusal should give them (the command line's: ``--fast``, ``--lang``) ->
+    value (str, number, bool, None or a list of them); options that change only how the work is done, such as the
+    batch size, do not belong there. ``run_details`` are what follows from the options and changes the output too
+    (a saved model's checksum), by the name a refusal gives them, named only when no option differs.
+
     If an earlier run of the same call stopped part way (``predict`` raised, the process was killed), this call
-    continues after the last complete batch, using the sidecar ``<output>.progress.json``. An existing output file
-    that no unfinished run for this input, text column and labels left behind is never overwritten: that raises
-    :class:`InputError`, as does an input that is not UTF-8, not in its format or lacking ``text_col``, an output
-    folder that cannot be written, or an output that another run is writing (``<output>.lock``). Ctrl-C raises
-    :class:`~affectlab.errors.Interrupted`, saying how many rows are kept for the run that resumes.
+    continues after the last complete batch, using the sidecar ``<output>.progress.json``, which records the input
+    file (path, size, modification time), ``run_options``, ``run_details``, the text column, the labels and the
+    extra columns. A resume with any of them changed is refused in one line naming what differs, with both values
+    (``out.csv is an unfinished run made with --fast (this run: without --fast); ...``), and so is a sidecar written
+    before options were recorded. An existing output file that no unfinished run left behind is never overwritten:
+    that raises :class:`InputError`, as does an input that is not UTF-8, not in its format or lacking ``text_col``,
+    an output folder that cannot be written, or an output that another run is writing (``<output>.lock``). A path
+    that is not a str or ``os.PathLike`` raises :class:`~affectlab.errors.ArgumentTypeError`. Ctrl-C raises
+    :class:`~affectlab.errors.Interrupted`, saying how many rows are kept for the run that resumes, and where; a
+    run stopped before its first batch was written leaves nothing behind (no output, no sidecar) and says so.
     """
     started = time.monotonic()
-    input_path, output_path = Path(input_path), Path(output_path)
+    input_path, output_path = path_argument("input_path", input_path), path_argument("output_path", output_path)
     table_format(input_path, INPUT_SUFFIXES, "input")
     output_suffix = table_format(output_path, OUTPUT_SUFFIXES, "output")
     _check_options(output_path, label_names, batch_size)
-    identity = _input_identity(input_path, text_col, label_names)
-    if extra_columns:
-        identity["extra_columns"] = [name for name, _ in extra_columns]
+    columns = {"text column": text_col, "labels": list(label_names), "extra columns": [n for n, _ in extra_columns]}
+    details = {**(run_details or {}), **columns}
+    identity = RunIdentity(_input_identity(input_path), dict(run_options or {}), details)
     with (
         output_lock(output_path),
         open_table(input_path, INPUT_SUFFIXES, batch_size, fixed_columns=output_suffix != ".jsonl") as source,
@@ -130,20 +146,26 @@ def score_file(
                     if progress is not None:
                         seconds = time.monotonic() - started
                         progress(ScoreProgress(rows_done, rows_resumed, source.fraction_read(rows_done), seconds))
+                writer.complete()
             except InputError as exc:  # a bad row part way: say what was kept and how to start over
-                kept = "nothing was scored into"
-                if rows_done:
-                    kept = f"the {rows_done:,} rows before its batch are kept in"
+                if not rows_done:
+                    _leave_nothing(writer, sidecar)
+                    raise InputError(f"{exc} (nothing was written)") from None
                 raise InputError(
-                    f"{exc} ({kept} {output_path.name}, an unfinished run; after fixing the input, delete "
-                    f"{output_path.name} and {sidecar.path.name} to start over)"
+                    f"{exc} (the {rows_done:,} rows before its batch are kept in {writer.kept_in}, an unfinished "
+                    f"run; after fixing the input, {sidecar.start_over()})"
                 ) from None
             except KeyboardInterrupt:
+                if not rows_done:
+                    _leave_nothing(writer, sidecar)
+                    raise Interrupted(
+                        f"stopped before the first batch was scored: nothing was written, and no {output_path.name} "
+                        f"or {sidecar.path.name} is left behind"
+                    ) from None
                 raise Interrupted(
-                    f"{rows_done:,} rows are kept in {output_path.name} ({sidecar.path.name} records how far the run "
-                    "got); run the same command again to resume"
+                    f"{rows_done:,} rows are kept in {writer.kept_in}, and {sidecar.path.name} records how far the "
+                    "run got; run the same command again to resume"
                 ) from None
-            writer.complete()
         sidecar.remove()
     return ScoreSummary(output_path, rows_done - rows_resumed, rows_resumed, bad_rows, time.monotonic() - started)
 
@@ -156,21 +178,30 @@ def _check_options(output_path: Path, label_names: Sequence[str], batch_size: in
     check_output_file(output_path, exists_ok=True)  # an existing output is this run's to resume, or refused later
 
 
-def _input_identity(path: Path, text_col: str, label_names: Sequence[str]) -> dict[str, Any]:
-    """What a resumed run must share with the run that wrote the output so far."""
+def path_argument(name: str, value: object) -> Path:
+    """``value`` as a Path when it is a str or ``os.PathLike`` of str; anything else is an
+    :class:`~affectlab.errors.ArgumentTypeError` naming the argument, not a TypeError from pathlib."""
+    if isinstance(value, str) or (isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)):
+        return Path(value)
+    shown = "None" if value is None else f"{type(value).__name__} {value!r:.60}"
+    raise ArgumentTypeError(f"{name} must be a file path (str or os.PathLike), not {shown}")
+
+
+def _leave_nothing(writer: AppendWriter | PartsWriter, sidecar: Sidecar) -> None:
+    """Delete what a run that stopped before its first batch made: there is nothing in it to resume."""
+    writer.discard()
+    sidecar.remove()
+
+
+def _input_identity(path: Path) -> dict[str, Any]:
+    """The input file a resumed run must share with the run that wrote the output so far."""
     try:
         stat = path.stat()
     except FileNotFoundError:
         raise DataNotFoundError(f"file {str(path)!r} does not exist") from None
     if not path.is_file():
         raise InputError(f"{str(path)!r} is not a file")
-    return {
-        "input": str(path.resolve()),
-        "input_bytes": stat.st_size,
-        "input_mtime_ns": stat.st_mtime_ns,
-        "text_col": text_col,
-        "label_names": list(label_names),
-    }
+    return {"path": str(path.resolve()), "bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
 def _numbered_batches(rows: Iterator[Row], batch_size: int, skip: int) -> Iterator[tuple[int, list[Row]]]:

@@ -1,10 +1,14 @@
 """Resuming an interrupted :func:`affectlab.io.batchfile.score_file` run: the sidecar ``<output>.progress.json``
-records the input a run is for and how far it got, after each batch is on disk."""
+records the run an output is for (the input file, every option that changes the output, the columns) and how far
+it got, after each batch is on disk. A run resumes only an output made from the same input with the same options:
+otherwise its rows would silently mix two models' (or two languages', two text columns') scores."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +27,31 @@ def is_finished(output: str | Path) -> bool:
     return Path(output).is_file() and not progress_path(output).exists()
 
 
-class Sidecar:
-    """``<output>.progress.json``: the input a run is for and how many rows (and bytes or parts) it has finished."""
+@dataclass(frozen=True)
+class RunIdentity:
+    """What a resumed run must share with the run that wrote the output so far. ``options`` are the caller's
+    options that change the output, by the name a message gives them (the command line's: ``--fast``, ``--lang``)
+    -> value (JSON: str, number, bool, None or a list); ``details`` are what follows from them and changes the
+    output too (a model's checksum, the text column, the labels, the extra columns), named in a refusal only when no
+    option differs, since an option is what the user can set again."""
 
-    def __init__(self, output: Path, identity: dict[str, Any], unit: str) -> None:
-        self._output, self._identity, self._unit = output, identity, unit
+    input: dict[str, Any]  # the input file's resolved path, size and modification time
+    options: dict[str, Any]
+    details: dict[str, Any]
+
+
+class Sidecar:
+    """``<output>.progress.json``: the run an output is for and how many rows (and bytes or parts) it has
+    finished."""
+
+    def __init__(self, output: Path, identity: RunIdentity, unit: str) -> None:
+        self._output, self._unit = output, unit
+        self._identity = json.loads(json.dumps(asdict(identity)))  # as it reads back: tuples are lists
         self.path = progress_path(output)
 
     def resume_point(self, writer_type: type[AppendWriter] | type[PartsWriter]) -> tuple[int, int]:
-        """Rows done and writer position of an unfinished earlier run for this input; (0, 0) to start afresh."""
+        """Rows done and writer position of an unfinished earlier run for this input and these options; (0, 0) to
+        start afresh. An unfinished output of another input or other options is refused in one line."""
         if not self.path.exists():
             if self._output.exists():
                 raise InputError(
@@ -40,17 +60,49 @@ class Sidecar:
                 )
             return 0, 0
         saved = self._load()
-        if any(saved.get(key) != value for key, value in self._identity.items()):
-            raise InputError(
-                f"{str(self._output)!r} belongs to an unfinished run for another input, text column or labels "
-                f"(see {self.path.name}); finish that run, or delete both files to start over"
-            )
+        self._check_same_run(saved)
         rows_done, position = saved.get("rows_done"), saved.get(self._unit)
         if not isinstance(rows_done, int) or not isinstance(position, int):
-            raise InputError(f"{str(self.path)!r} is damaged; delete it and {self._output.name} to start over")
+            raise InputError(f"{str(self.path)!r} is damaged; {self.start_over()}")
         if not writer_type.holds(self._output, position):
             return 0, 0  # the output lost what was recorded (deleted, truncated): it is ours, so start it again
         return rows_done, position
+
+    def start_over(self) -> str:
+        """How to start over instead of resuming: which of the output and the sidecar to delete."""
+        names = [path.name for path in (self._output, self.path) if path.exists()] or [self.path.name]
+        return f"delete {' and '.join(names)} to start over"
+
+    def _check_same_run(self, saved: dict[str, Any]) -> None:
+        name = self._output.name
+        if "options" not in saved:  # written before options were recorded: it cannot show the model was the same
+            raise InputError(
+                f"{name} is an unfinished run of an earlier version of affectlab, which did not record the options "
+                f"it was made with, so it cannot be resumed safely; {self.start_over()}"
+            )
+        if not all(isinstance(saved.get(part), dict) for part in ("input", "options", "details")):
+            raise InputError(f"{str(self.path)!r} is damaged; {self.start_over()}")
+        was, now = saved["input"], self._identity["input"]
+        if was.get("path") != now["path"]:
+            raise InputError(
+                f"{name} is an unfinished run for another input, {was.get('path')}; run that again to finish it, or "
+                f"{self.start_over()}"
+            )
+        if was != now:
+            raise InputError(
+                f"{name} is an unfinished run for {Path(now['path']).name} as it was before it changed; "
+                f"{self.start_over()}"
+            )
+        for part in ("options", "details"):
+            was, now = saved[part], self._identity[part]
+            keys = _differences(was, now)
+            if keys:
+                made = " and ".join(_phrase(key, was.get(key)) for key in keys)
+                asked = " and ".join(_phrase(key, now.get(key)) for key in keys)
+                raise InputError(
+                    f"{name} is an unfinished run made {made} (this run: {asked}); run it again with the same options "
+                    f"to resume it, or {self.start_over()}"
+                )
 
     def _load(self) -> dict[str, Any]:
         try:
@@ -58,7 +110,7 @@ class Sidecar:
         except (UnicodeDecodeError, json.JSONDecodeError):
             saved = None
         if not isinstance(saved, dict):
-            raise InputError(f"{str(self.path)!r} is damaged; delete it and {self._output.name} to start over")
+            raise InputError(f"{str(self.path)!r} is damaged; {self.start_over()}")
         return saved
 
     def save(self, rows_done: int, position: int) -> None:
@@ -70,4 +122,21 @@ class Sidecar:
         os.replace(temporary, self.path)
 
     def remove(self) -> None:
-        self.path.unlink()
+        self.path.unlink(missing_ok=True)
+
+
+def _differences(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """The names whose values differ; a name only one run has (``--taxonomy`` of the default model, not of a saved
+    one) only when no shared name differs, since the difference that explains it is then among those."""
+    shared = [key for key in now if key in was and was[key] != now[key]]
+    return shared or [*(key for key in now if key not in was), *(key for key in was if key not in now)]
+
+
+def _phrase(name: str, value: Any) -> str:
+    """An option as a run was made with it: "with --fast", "without --lang", "with --lang uk"."""
+    if value is None or value is False or value == []:
+        return f"without {name}"
+    if value is True:
+        return f"with {name}"
+    shown = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    return f"with {name} {shlex.quote(shown)}"

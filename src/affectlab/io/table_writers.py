@@ -155,6 +155,7 @@ class AppendWriter:
     unit = "output_bytes"
 
     def __init__(self, path: Path, position: int, header: str, encode: Callable[[list[ScoredRow]], str]) -> None:
+        self._path = path
         self._file = open(path, "r+b" if position else "wb")  # noqa: SIM115 (kept open across batches; closed by close())
         self._file.truncate(position)  # drops whatever a crash left of a batch after the last recorded one
         self._file.seek(position)
@@ -177,8 +178,18 @@ class AppendWriter:
         os.fsync(self._file.fileno())
         self.position = self._file.tell()
 
+    @property
+    def kept_in(self) -> str:
+        """Where the rows written so far are, as a message names it."""
+        return self._path.name
+
     def complete(self) -> None:
         """Nothing to do: every batch went straight into the output."""
+
+    def discard(self) -> None:
+        """Delete the output: a run that stopped before its first batch leaves nothing behind."""
+        self._file.close()
+        self._path.unlink(missing_ok=True)
 
     def close(self) -> None:
         self._file.close()
@@ -210,6 +221,15 @@ class PartsWriter:
         pq.write_table(table, part)
         fsync_file(part)
         self.position += 1
+
+    @property
+    def kept_in(self) -> str:
+        """Where the rows written so far are, as a message names it."""
+        return f"{self._dir.name} (combined into {self._path.name} when the run completes)"
+
+    def discard(self) -> None:
+        """Delete the parts: a run that stopped before its first batch leaves nothing behind."""
+        shutil.rmtree(self._dir, ignore_errors=True)
 
     def complete(self) -> None:
         """Combine the parts into the output, which appears whole or not at all, and delete them."""

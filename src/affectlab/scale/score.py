@@ -15,7 +15,7 @@ same batches, so they give identical scores.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -86,10 +86,13 @@ def score_files(
         return score_ray(files, Path(output), model, taxonomy, fast, text_col, batch_size, workers, address)
     if address or workers:
         raise InputError("--address and --workers apply only to --engine ray")
+    from affectlab.detectors.detect import model_identity
     from affectlab.detectors.resolve import resolve_detector
 
     detector = resolve_detector(model, taxonomy, fast)
-    return score_local(files, Path(output), detector, text_col, batch_size, progress)
+    options, details = model_identity(model, taxonomy, fast)
+    return score_local(files, Path(output), detector, text_col, batch_size, progress,
+                       options | {"--text-col": text_col}, details)  # fmt: skip
 
 
 def score_local(
@@ -99,10 +102,14 @@ def score_local(
     text_col: str,
     batch_size: int,
     progress: Callable[[Any], None] | None = None,
+    run_options: Mapping[str, Any] | None = None,
+    run_details: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Score each file with :func:`affectlab.io.batchfile.score_file` into ``output/<stem>.parquet``. A file whose
     output an earlier run finished is kept as it is (``"kept": true``), so that running the same command again after
-    an interruption resumes with the file it stopped in."""
+    an interruption resumes with the file it stopped in; an unfinished one resumes only with the same
+    ``run_options`` and ``run_details`` (the options that chose ``detector`` and ``text_col`` by their command-line
+    names, and the model's checksum: :func:`~affectlab.detectors.detect.model_identity`)."""
     from affectlab.io.batchfile import is_finished, score_file
 
     check_output_dir(output).mkdir(parents=True, exist_ok=True)
@@ -113,7 +120,8 @@ def score_local(
             summaries.append({"input": str(path), "rows": 0, "bad_rows": 0, "kept": True})
             continue
         summary = score_file(path, output / f"{path.stem}.parquet", lambda texts: predict_texts(detector, texts),
-                             labels, text_col=text_col, batch_size=batch_size, progress=progress)  # fmt: skip
+                             labels, text_col=text_col, batch_size=batch_size, progress=progress,
+                             run_options=run_options, run_details=run_details)  # fmt: skip
         summaries.append(
             {"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows), "kept": False}
         )
