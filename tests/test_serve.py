@@ -153,3 +153,11 @@ def test_at_most_concurrency_detections_run_at_once(monkeypatch, concurrency):
         statuses = list(pool.map(lambda i: httpx.post(f"{base}/v1/detect", json={"text": f"t{i}"}).status_code,
                                  range(8)))  # fmt: skip
     assert statuses == [200] * 8 and most[0] == concurrency
+
+
+@pytest.mark.parametrize("lang", ["en\u0000", "en us", " en", "en\t", "англ", 5])
+@pytest.mark.parametrize("path", ["/v1/detect", "/v1/open"])
+def test_a_lang_that_is_not_a_language_tag_is_422_in_one_line(url, path, lang):
+    response = httpx.post(f"{url}{path}", json={"text": "I feel <extra_id_0>", "lang": lang}, timeout=60)
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("lang: ") and "\n" not in response.json()["error"]

@@ -9,6 +9,7 @@ replies that named no label (``invalid_rate_``), which MASIVE App. F.1 shows dec
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,6 +21,10 @@ from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.llm.parsing import AnswerParser
 from affectlab.llm.prompts import PROMPT_LANGUAGES, Shot, draw_shots, prompt_template
+
+_MAKING_BACKENDS = threading.Lock()
+"""One lock for making any detector's backend: it happens once per detector, and a lock held by the object itself
+would not survive the copies training makes of it."""
 
 
 class LLMDetector(Detector):
@@ -96,9 +101,12 @@ class LLMDetector(Detector):
         return probs
 
     def backend(self) -> LLMBackend:
-        """Where replies come from, made on first use (``fit`` and loading make no connection)."""
+        """Where replies come from, made on first use (``fit`` and loading make no connection); made once when
+        threads ask at the same time (a local model is loaded once, and no thread sees half of one)."""
         if self._backend is None:
-            self._backend = self._make_backend()
+            with _MAKING_BACKENDS:
+                if self._backend is None:
+                    self._backend = self._make_backend()
         return self._backend
 
     def _make_backend(self) -> LLMBackend:

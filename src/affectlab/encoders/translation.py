@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -139,6 +140,10 @@ class HFTranslator:
         self.identity = f"{self.model_dir.resolve().name}-{self._fingerprint()}"
         self._model: Any = None
         self._tokenizer: Any = None
+        self._loading = threading.Lock()  # threads that come while the model loads wait for it, not load another
+        # one tokenizer for every thread: NLLB's source language is set on it before each batch, and a fast
+        # tokenizer refuses a call from one thread while a call from another changes its truncation settings
+        self._tokenizing = threading.Lock()
 
     def _fingerprint(self) -> str:
         """SHA-256 over the directory's file names, sizes and modification times and the decoding settings:
@@ -182,10 +187,11 @@ class HFTranslator:
         kwargs: dict[str, Any] = {"max_new_tokens": self.max_length}
         if self.num_beams is not None:
             kwargs["num_beams"] = self.num_beams
-        if self.family == "nllb":
-            tokenizer.src_lang = nllb_code(source)
-            kwargs["forced_bos_token_id"] = self._token_id(nllb_code(target))
-        inputs = tokenizer(texts, return_tensors="pt", padding=True, truncation=True, max_length=self.max_length)
+        with self._tokenizing:
+            if self.family == "nllb":
+                tokenizer.src_lang = nllb_code(source)
+                kwargs["forced_bos_token_id"] = self._token_id(nllb_code(target))
+            inputs = tokenizer(texts, return_tensors="pt", padding=True, truncation=True, max_length=self.max_length)
         return {key: value.to(self.model.device) for key, value in inputs.items()}, kwargs
 
     def _generate(self, texts: list[str], source: str, target: str) -> list[str]:
@@ -194,7 +200,9 @@ class HFTranslator:
         inputs, kwargs = self.encode(texts, source, target)
         with torch.inference_mode():
             outputs = self.model.generate(**inputs, **kwargs)
-        return [text.strip() for text in self.tokenizer.batch_decode(outputs, skip_special_tokens=True)]
+        with self._tokenizing:
+            decoded = self.tokenizer.batch_decode(outputs, skip_special_tokens=True)
+        return [text.strip() for text in decoded]
 
     def _token_id(self, token: str) -> int:
         token_id = self.tokenizer.convert_tokens_to_ids(token)
@@ -204,24 +212,34 @@ class HFTranslator:
 
     @property
     def tokenizer(self) -> Any:
-        """The tokenizer, loaded on first use."""
+        """The tokenizer, loaded on first use (once, whatever the threads)."""
         if self._tokenizer is None:
-            transformers = require("transformers", "hf", "translation with a local model")
-            if self.family == "marian":
-                require("sentencepiece", "hf", "MarianMT's tokenizer")
-            self._tokenizer = transformers.AutoTokenizer.from_pretrained(self.model_dir)
+            with self._loading:
+                if self._tokenizer is None:
+                    self._tokenizer = self._load_tokenizer()
         return self._tokenizer
 
     @property
     def model(self) -> Any:
-        """The model in eval mode on ``device`` (CUDA when available and none is given), loaded on first use."""
+        """The model in eval mode on ``device`` (CUDA when available and none is given), loaded on first use (once,
+        whatever the threads)."""
         if self._model is None:
-            torch = require("torch", "hf", "translation with a local model")
-            transformers = require("transformers", "hf", "translation with a local model")
-            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
-            model = transformers.AutoModelForSeq2SeqLM.from_pretrained(self.model_dir)
-            self._model = model.to(device).eval()
+            with self._loading:
+                if self._model is None:
+                    self._model = self._load_model()
         return self._model
+
+    def _load_tokenizer(self) -> Any:
+        transformers = require("transformers", "hf", "translation with a local model")
+        if self.family == "marian":
+            require("sentencepiece", "hf", "MarianMT's tokenizer")
+        return transformers.AutoTokenizer.from_pretrained(self.model_dir)
+
+    def _load_model(self) -> Any:
+        torch = require("torch", "hf", "translation with a local model")
+        transformers = require("transformers", "hf", "translation with a local model")
+        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        return transformers.AutoModelForSeq2SeqLM.from_pretrained(self.model_dir).to(device).eval()
 
 
 def translation_key(identity: str, source: str, target: str, text: str) -> bytes:

@@ -5,18 +5,21 @@
   decision's scale, as ``affectlab.detect`` gives them).
 * ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang`` and ``k``: open-ended
   affective states (MASIVE) for each ``<extra_id_N>`` mask.
-* ``GET /v1/models``, ``GET /healthz``, the OpenAPI docs at ``/docs``, and a web page at ``/``.
+* ``GET /v1/models``, ``GET /healthz`` (``HEAD`` too), the OpenAPI docs at ``/docs``, and a web page at ``/``.
 
-Models are loaded once, at start-up, and shared by every request. Detection runs in FastAPI's worker threads
-(the endpoints are plain functions), so CPU-bound work never blocks the event loop, and at most ``concurrency``
-detections run at once (default 1): the encoder already uses every core for one batch, so more at once adds no
-throughput, only memory (ONNX Runtime's buffers for each batch in flight: 32 clients took the server from 0.3 to
-2 GB) and races on the lazily built language members. Limits: at most
-``max_batch`` texts per request and ``max_chars`` characters per text (413 with a JSON body beyond them); bad
-JSON, wrong types (``"2"`` or ``true`` for a number too), strings that are not Unicode text (a lone surrogate such
-as ``"\\ud800"``), an empty batch and input the detector refuses (an empty text, an unknown taxonomy) give 422; a
-body that cannot be parsed at all (not UTF-8, nested too deep) gives 400. Every error body, 404 and 405 included,
-is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 422), and the server keeps serving.
+Models are loaded once, at start-up, and shared by every request. Detection runs in worker threads, so CPU-bound
+work never blocks the event loop, and at most ``concurrency`` detections run at once (default 1): the encoder
+already uses every core for one batch, so more at once adds no throughput, only memory (ONNX Runtime's buffers for
+each batch in flight: 32 clients took the server from 0.3 to 2 GB). A detection waits for its turn on the event loop
+(an ``anyio`` capacity limiter of ``concurrency`` tokens), holding no thread, and ``/healthz``, ``/v1/models`` and
+``/`` are answered on the event loop itself: they answer at once however many detections are queued (with plain
+``def`` endpoints, the queued detections held every worker thread and ``/healthz`` waited 50 s behind 100 of them).
+
+Limits: at most ``max_batch`` texts per request and ``max_chars`` characters per text (413 with a JSON body beyond
+them); bad JSON, wrong types (``"2"`` or ``true`` for a number too), strings that are not Unicode text (a lone
+surrogate such as ``"\\ud800"``), an empty batch and input the detector refuses (an empty text, an unknown taxonomy)
+give 422; a body that cannot be parsed at all (not UTF-8, nested too deep) gives 400. Every error body, 404 and 405
+included, is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 422), and the server keeps serving.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import threading
 from importlib import resources
 from typing import Annotated, Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -35,6 +39,7 @@ from starlette.exceptions import HTTPException
 from affectlab.detectors.base import Detector
 from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.errors import AffectlabError
+from affectlab.text import check_lang
 from affectlab.versions import __version__
 
 MAX_BATCH = 64
@@ -59,6 +64,8 @@ def _integer(value: Any) -> Any:
 
 
 Text = Annotated[str, AfterValidator(_unicode)]
+Lang = Annotated[str, AfterValidator(check_lang)]
+"""A language tag, checked as ``affectlab.detect`` checks it, before the request waits for its turn."""
 
 
 class DetectRequest(BaseModel):
@@ -70,7 +77,7 @@ class DetectRequest(BaseModel):
     taxonomy: Text = "ekman"
     context: list[Text] = Field(default_factory=list)
     top_k: Annotated[int | None, BeforeValidator(_integer)] = Field(default=None, ge=1)
-    lang: Text | None = None
+    lang: Lang | None = None
     intensity: bool = False
 
 
@@ -80,7 +87,7 @@ class OpenRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     texts: list[Text] | None = None
     text: Text | None = None
-    lang: Text | None = None
+    lang: Lang | None = None
     k: Annotated[int, BeforeValidator(_integer)] = Field(default=5, ge=1, le=10)
 
 
@@ -170,7 +177,8 @@ def create_app(
     served = ServedModels(model)
     if preload:  # before the server starts: a bad model is one error line, not a failed start
         served.load_all()
-    running = threading.BoundedSemaphore(concurrency)
+    turns = anyio.CapacityLimiter(concurrency)  # a request waiting for its turn waits on the loop, not in a thread
+    page_html = resources.files("affectlab.serve").joinpath("page.html").read_text(encoding="utf-8")
 
     app = FastAPI(title="affectlab", version=__version__,
                   description="Emotion and affect detection in 28 languages (SemEval-2025 Task 11).")  # fmt: skip
@@ -179,7 +187,8 @@ def create_app(
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        return JSONResponse({"error": f"{where or 'body'}: {first.get('msg', 'invalid request')}"}, status_code=422)
+        message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")  # a check of ours
+        return JSONResponse({"error": f"{where or 'body'}: {message}"}, status_code=422)
 
     @app.exception_handler(LimitError)
     async def too_large(_request: Request, exc: LimitError) -> JSONResponse:
@@ -193,35 +202,41 @@ def create_app(
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
+    @app.head("/healthz", include_in_schema=False)
     @app.get("/healthz")
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
     @app.get("/v1/models")
-    def models() -> dict[str, Any]:
+    async def models() -> dict[str, Any]:
         return {"model": served.name, "taxonomies": list(served.taxonomies), "open_languages": ["en", "es"],
                 "limits": {"max_batch": max_batch, "max_chars": max_chars, "concurrency": concurrency}}  # fmt: skip
 
     @app.post("/v1/detect", responses=ERRORS)
-    def detect_endpoint(request: DetectRequest) -> dict[str, Any]:
+    async def detect_endpoint(request: DetectRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
-        detector = served.detector(request.taxonomy)
-        with running:
+
+        def work() -> dict[str, Any]:
             results = detect(
-                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k, model=detector,
-                lang=request.lang, intensity=request.intensity,
+                texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k,
+                model=served.detector(request.taxonomy), lang=request.lang, intensity=request.intensity,
             )  # fmt: skip
-        return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
+            return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
+
+        return await anyio.to_thread.run_sync(work, limiter=turns)
 
     @app.post("/v1/open", responses=ERRORS)
-    def open_endpoint(request: OpenRequest) -> dict[str, Any]:
+    async def open_endpoint(request: OpenRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
-        with running:
+
+        def work() -> dict[str, Any]:
             results = detect_open(texts, lang=request.lang, k=request.k, model=served.open_predictor())
-        return {"results": [r.to_dict() for r in results]}
+            return {"results": [r.to_dict() for r in results]}
+
+        return await anyio.to_thread.run_sync(work, limiter=turns)
 
     @app.get("/", response_class=HTMLResponse)
-    def page() -> str:
-        return resources.files("affectlab.serve").joinpath("page.html").read_text(encoding="utf-8")
+    async def page() -> str:
+        return page_html
 
     return app

@@ -12,6 +12,7 @@ and re-ranked by log-probability, which a chat endpoint does not return in gener
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ class LLMStatePredictor:
         self.model = model
         self.n_invalid_ = 0
         self.n_ = 0
+        self._counting = threading.Lock()  # threads predicting at once must not lose each other's counts
 
     @property
     def invalid_rate(self) -> float:
@@ -82,15 +84,18 @@ class LLMStatePredictor:
         """Per text, per mask, the one term of the reply (none for an invalid reply)."""
         replies = self.backend.complete([prompt_for(text, lang) for text, lang in zip(masked, langs, strict=True)])
         out: list[Ranked] = []
+        invalid = 0
         for text, reply in zip(masked, replies, strict=True):
             n = n_masks(text)
             terms = parse_reply(reply, n)
-            self.n_ += 1
             if terms is None:
-                self.n_invalid_ += 1
+                invalid += 1
                 out.append([[] for _ in range(n)])
             else:
                 out.append([[TermScore(term, 1.0)] for term in terms])
+        with self._counting:
+            self.n_ += len(out)
+            self.n_invalid_ += invalid
         return out
 
     def save(self, directory: str | Path) -> None:
