@@ -4,7 +4,6 @@ library function. Errors caused by input become one line on stderr and exit code
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +13,7 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-from affectlab.cli.output import print_error
+from affectlab.cli.output import ReaderGone, guarded_stdout, print_error
 from affectlab.errors import AffectlabError, Interrupted
 from affectlab.versions import __version__
 
@@ -193,7 +192,8 @@ def _root(
 EXIT_DONE, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 0, 2, 130, 141
 """The exit codes every command keeps: done, bad input (one ``error:`` line), interrupted by Ctrl-C (one
 ``interrupted:`` line saying what was kept), output pipe closed by its reader (as a shell reports SIGPIPE); 1 only
-for a bug (a traceback)."""
+for a bug (a traceback). An output that cannot be written (a full disk, an I/O error: ENOSPC, EIO, EBADF) is bad
+input too, the closest of these: one ``error: cannot write the output: ...`` line, exit 2."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,9 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        with command.make_context("affectlab", args) as ctx:
+        with guarded_stdout(), command.make_context("affectlab", args) as ctx:
             command.invoke(ctx)
-    except AffectlabError as exc:
+    except AffectlabError as exc:  # an OutputWriteError too: stdout refused the output, the line goes to stderr
         print_error(str(exc))
         return EXIT_BAD_INPUT
     except Interrupted as exc:
@@ -218,8 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except _EXITS as exc:
         return int(getattr(exc, "exit_code", EXIT_DONE))
-    except BrokenPipeError:  # the reader went away (``affectlab ... | head``): no traceback, as a shell tool would
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (ReaderGone, BrokenPipeError):  # the reader went away (``affectlab ... | head``): quiet, as in a shell
         return EXIT_BROKEN_PIPE
     except _USAGE_ERRORS as exc:  # an unknown option, a missing one, a value of the wrong type: one line too
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)

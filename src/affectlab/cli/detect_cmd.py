@@ -60,6 +60,7 @@ AsJson = typer.Option(
 
 
 def detect_command(
+    ctx: typer.Context,
     texts: list[str] | None = Texts,
     taxonomy: str = Taxonomy,
     context: list[str] | None = Context,
@@ -76,9 +77,10 @@ def detect_command(
     as_json: bool = AsJson,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang)."""
+    if input_file is None:
+        _refuse_given(ctx, FILE_OPTIONS, "applies only to --input FILE")
     if open_states:
-        if intensity:
-            raise InputError("--intensity applies to emotions, not to --open")
+        _refuse_given(ctx, EMOTION_OPTIONS, "applies to emotions, not to --open")
         _detect_open(texts, input_file, lang, top_k or 5, model, as_json)
         return
     if input_file is not None:
@@ -95,6 +97,21 @@ def detect_command(
         return
     for result in results:
         _print_detection(result)
+
+
+FILE_OPTIONS = ("output_file", "text_col", "batch_size")
+"""The options of ``detect --input`` alone."""
+EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity")
+"""The options of emotion detection that ``detect --open`` (open affective states) has no use for."""
+
+
+def _refuse_given(ctx: typer.Context, names: tuple[str, ...], why: str) -> None:
+    """Options among ``names`` given on the command line, even at their default value, are refused (one line naming
+    the first) rather than silently ignored."""
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name or "")
+        if param.name in names and source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            raise InputError(f"{param.opts[0]} {why}")
 
 
 def _check_file_options(

@@ -1,21 +1,121 @@
-"""Rendering shared by the commands: errors, JSON, progress, and Rich tables of scores."""
+"""Rendering shared by the commands: errors, JSON, progress, Rich tables of scores, and the guard that turns a
+failure to write the output into an exit code (see :func:`affectlab.cli.main`)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-stdout = Console()
-stderr = Console(stderr=True)
+from affectlab.errors import AffectlabError
+
+
+class OutputWriteError(AffectlabError):
+    """The command's output cannot be written: stdout refused it (a full disk, an I/O error, a descriptor not open
+    for writing). Exit code 2, the documented code closest to it (the
+    output's destination, like an input, is the user's to fix)."""
+
+
+class ReaderGone(Exception):
+    """The reader of the command's output went away (``affectlab ... | head``): exit code 141, quietly. Not a
+    :class:`BrokenPipeError`, which Rich catches itself (in every console, Typer's help included) to exit with 1."""
+
+
+class _Console(Console):
+    """Rich's console, except that its stream's reader going away (stderr's: stdout's is a :class:`ReaderGone`
+    that Rich does not catch) ends the command with code 141 rather than Rich's own exit with code 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise ReaderGone
+
+
+stdout = _Console()
+stderr = _Console(stderr=True)
+
+
+class GuardedStdout:
+    """``sys.stdout`` while a command runs, so that every way of printing (Rich, ``typer.echo``, ``print``,
+    :func:`print_json`) fails the same way: the reader going away is a :class:`ReaderGone` (exit 141), any other
+    failure to write (ENOSPC, EIO, EBADF, ...) an :class:`OutputWriteError` (exit 2); an OSError from elsewhere (a
+    file the command reads or writes) is not mistaken for one."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream  # None when the process started with stdout closed (``affectlab ... >&-``)
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return self._stream.write(text)
+        except OSError as exc:
+            raise self._failure(exc) from None
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if self._stream is None:  # nothing was buffered: every write failed
+            return
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise self._failure(exc) from None
+
+    def discard(self) -> None:
+        """Point the process's stdout at the null device, so that the interpreter's last flush of what is still
+        buffered does not fail again ("Exception ignored ... BrokenPipeError") after the command's one line; a
+        test's captured stdout, and an fd 1 that was closed (and may since be a file the command opened), are left
+        alone."""
+        process_stdout = sys.__stdout__  # None when fd 1 was closed at start
+        if process_stdout is None or self._stream is not process_stdout:
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, process_stdout.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, buffer, ...: the stream's own
+        return getattr(self._stream, name)
+
+    def _failure(self, exc: OSError) -> Exception:
+        self.failed = True
+        if isinstance(exc, BrokenPipeError):
+            return ReaderGone()
+        return OutputWriteError(f"cannot write the output: {exc.strerror or exc}")
+
+
+@contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Run a command with ``sys.stdout`` guarded (:class:`GuardedStdout`) and flushed when it ends, however it ends
+    (``typer.Exit`` included), so that a failure to write what was buffered is the command's failure rather than
+    the interpreter's at exit. The null device takes what is left only once the command has failed to write:
+    before, a failed write may be one a library tried and let pass (click's ``write("")`` probe of a stream)."""
+    original = sys.stdout
+    guard = GuardedStdout(original)
+    sys.stdout = guard  # type: ignore[assignment]  # a TextIO in all but name: it delegates to the stream
+    try:
+        try:
+            yield
+        finally:
+            guard.flush()
+    except (ReaderGone, OutputWriteError):
+        if guard.failed:
+            guard.discard()
+        raise
+    finally:
+        sys.stdout = original
 
 
 # Line breaks and other control characters a message may quote from a user's file (a column name with a newline),
@@ -46,8 +146,21 @@ def print_notes(notes: list[str]) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Machine output on stdout, one JSON document."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    """Machine output on stdout, one JSON document. A NaN or infinite number (an undefined metric: Pearson's r of
+    constant predictions, an interval on an empty split) is written as ``null``: Python would write a bare ``NaN``,
+    which JSON readers refuse."""
+    sys.stdout.write(json.dumps(_finite(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+
+
+def _finite(data: Any) -> Any:
+    """``data`` with every NaN or infinite float replaced by None."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(value) for value in data]
+    return data
 
 
 @contextmanager

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import threading
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +118,18 @@ class SavedArrays(Mapping[str, np.ndarray]):
             raise KeyError(name)
         try:
             with self._lock:
-                return np.asarray(self._npz[name])
+                array = np.asarray(self._npz[name])
         except (ValueError, OSError, zipfile.BadZipFile) as exc:
             raise ModelFileError(f"{str(self._path)!r}: array {name!r} cannot be read safely ({exc})") from None
+        # Checked here, as each array is unpacked, rather than in read_model_dir: checking there would unpack every
+        # array (the laziness above); every array passes here before a model computes with it, and the check costs
+        # one pass over an array just decompressed. A model's own files (``extra``) are bytes, left to their readers.
+        if np.issubdtype(array.dtype, np.inexact) and not np.isfinite(array).all():
+            raise ModelFileError(
+                f"{str(self._path)!r}: array {name!r} holds NaN or infinite values (damaged, or saved from a training "
+                "run that diverged)"
+            )
+        return array
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -136,7 +145,7 @@ def read_model_dir(directory: str | os.PathLike[str]) -> tuple[dict[str, Any], S
     if not config_path.is_file():
         raise ModelFileError(f"{str(path)!r} is not an affectlab model directory (no {CONFIG})")
     try:
-        config = json.loads(config_path.read_text(encoding="utf-8"))
+        config = json.loads(config_path.read_text(encoding="utf-8"), parse_constant=_non_finite(config_path))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFileError(f"{str(config_path)!r} is not valid JSON ({exc})") from None
     if not isinstance(config, dict) or config.get("format") != FORMAT:
@@ -162,6 +171,18 @@ def read_model_dir(directory: str | os.PathLike[str]) -> tuple[dict[str, Any], S
         for name, digest in files.items()
     }
     return config, SavedArrays(stored, arrays_path, extra)
+
+
+def _non_finite(config_path: Path) -> Callable[[str], float]:
+    """What config.json's reader does with ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's JSON writes and
+    reads, but a model's thresholds and weights must not hold): refuse the model, as a non-finite array is refused."""
+
+    def refuse(constant: str) -> float:
+        raise ModelFileError(
+            f"{str(config_path)!r} holds {constant} (damaged, or saved from a training run that diverged)"
+        )
+
+    return refuse
 
 
 def _read_file(directory: Path, name: str, digest: str) -> bytes:
