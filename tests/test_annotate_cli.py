@@ -184,6 +184,7 @@ def test_compare_an_aggregated_file_with_gold_joined_on_text(capsys, wide_file, 
     assert comparison["per_label"]["joy"]["accuracy"] == pytest.approx(0.9)
     code, stdout, _ = run(capsys, "annotate", "compare", out, gold_file, "--only-passing")
     assert code == 0 and "Cohen's kappa" in stdout and "aggregated items matched" in stdout
+    assert "by text (none left out)" in stdout
 
 
 # --- report ---

@@ -26,6 +26,7 @@ from affectlab.annotation import (
     read_long,
     read_wide,
 )
+from affectlab.annotation.comparison import describe_left_out
 from affectlab.errors import InputError
 
 N = np.nan
@@ -452,6 +453,28 @@ def test_compare_joins_on_ids_when_they_match_and_can_keep_only_passing_items() 
     assert result["joined_on"] == "id"
     assert result["n_items"] == 2 and result["n_matched"] == 2
     assert result["exact_match"] == 1.0
+
+
+def test_compare_says_why_each_item_left_out_was_left_out() -> None:
+    rows = pd.DataFrame(
+        {
+            "text_id": ["0", "1", "2", "3", "4", "5"],
+            "text": ["Я радий", "Мені сумно", "Той самий", "Нема в gold", "Двічі", "Двічі"],
+            "emotion": ["Joy"] * 6,
+            "Annotator-1": [1, 0, 0, 1, 1, 0],
+        }
+    )
+    aggregation = aggregate(read_wide(rows, item_col="text_id", label_col="emotion", text_col="text"), "majority")
+    gold = pd.DataFrame(
+        {"text": ["Я радий", "Мені сумно", "Той самий", "Той самий", "Двічі"], "joy": [1, 0, 0, 1, 1]}
+    )  # fmt: skip
+    result = compare(aggregation, gold)
+    assert result["n_items"] == 6 and result["n_matched"] == 2
+    assert result["left_out"] == {"not_in_gold": 1, "repeated_in_aggregation": 2, "repeated_in_gold": 1, "no_key": 0}
+    assert describe_left_out(result) == (
+        "left out: 1 whose text is in no gold row, 2 whose text is shared by several aggregated items, "
+        "1 whose text is in several gold rows"
+    )
 
 
 def test_compare_rejects_empty_gold_labels() -> None:

@@ -91,8 +91,10 @@ def test_detect_open_gives_ranked_terms_offline(capsys) -> None:
     ("args", "message"),
     [
         ((" ".join(f"<extra_id_{i}>" for i in range(101)),), "only 100 sentinels"),
-        (("Я щаслива",), "open affective states cover en, es, not 'uk'"),
-        (("hello", "--lang", "fr"), "not 'fr'"),
+        (("Я щаслива",), "text 1 reads as 'uk', and open affective states cover en and es only"),
+        (("hello", "--lang", "fr"), "cover en and es, not 'fr'"),
+        (("hello", "--lang", "uk"), "cover en and es, not 'uk'"),
+        (("hello", "--lang", "en us"), "lang must be a language tag"),
         (("  ",), "text 1 is empty"),
         (("I feel <extra_id_1>",), "numbered 0, 1, 2"),
     ],
@@ -111,3 +113,22 @@ def test_fixed_label_evaluation_of_the_default(capsys, data_dir) -> None:
     report = json.loads(out)
     assert report["n"] == 60 and 0 <= report["macro_f1"] <= 1 and report["acc@1"] <= report["acc@5"]
     assert set(report["per_label_f1"]) == {"anger", "disgust", "fear", "joy", "sadness", "surprise", "none"}
+
+
+def test_fixed_label_reports_progress_in_plain_lines_when_stderr_is_not_a_terminal(capsys, data_dir, monkeypatch):
+    from affectlab.openstates import evaluation
+
+    args = ["asi", "fixed-label", "--dataset", "goemotions-ekman", "--limit", "50", "--data-dir", data_dir]
+    code, whole, _ = run(capsys, *args, "--json")
+    monkeypatch.setattr(evaluation, "RANKING_BATCH", 20)
+    monkeypatch.setattr("affectlab.cli.asi_cmd.PLAIN_PROGRESS_SECONDS", 0.0)
+    code, _, err = run(capsys, *args)
+    assert code == 0, err
+    lines = err.splitlines()
+    assert [line.split(" in ")[0] for line in lines] == [
+        "ranking label words: 20/50 texts (40%)", "ranking label words: 40/50 texts (80%)",
+        "ranking label words: 50/50 texts (100%)",
+    ]  # fmt: skip
+    assert "left" in lines[0] and "left" not in lines[-1]
+    code, batched, _ = run(capsys, *args, "--json")  # ranked 20 at a time: the same scores as all at once
+    assert {**json.loads(batched), "seconds": 0} == {**json.loads(whole), "seconds": 0}

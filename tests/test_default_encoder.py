@@ -12,7 +12,7 @@ from scipy.special import expit
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors import create_detector, read_detector
 from affectlab.detectors.base import Inputs
-from affectlab.errors import InputError, ModelFileError
+from affectlab.errors import DataNotFoundError, InputError, ModelFileError
 from affectlab.labels import EKMAN, GOEMOTIONS
 from tiny_models import save_tiny_e5
 
@@ -158,7 +158,7 @@ def test_eval_scores_a_model_that_rates_intensity_on_track_b_by_pearsons_r(expor
     assert run.metrics["labels_primary"]["name"] == "macro_f1_emotions"
     plain = create_detector("embedding-lr", encoder=str(exported), head="ekman")
     plain.fit(["x"], np.zeros((1, len(EKMAN)), dtype=np.int8), EKMAN)
-    with pytest.raises(InputError, match="intensities"):
+    with pytest.raises(InputError, match=r"^the embedding-lr detector does not rate intensity, which semeval2025-ron"):
         evaluate(plain, spec, data, "dev")
 
 
@@ -303,3 +303,10 @@ def test_a_run_continued_from_a_finished_one_starts_from_its_weights_and_keeps_i
         assert expected.keys() == got.keys() and all(np.array_equal(expected[k], got[k]) for k in expected)
     with pytest.raises(InputError, match="no finished fine-tuning run"):
         fine_tune_default_encoder(tmp_path / "x", data_dir, still, base_dir=base, limit=16, continue_from=tmp_path)
+
+
+def test_a_run_that_fails_before_its_first_epoch_leaves_no_empty_folder(tmp_path):
+    base = save_tiny_e5(tmp_path / "base")
+    with pytest.raises(DataNotFoundError):
+        fine_tune_default_encoder(tmp_path / "new", tmp_path / "none", EncoderRecipe(epochs=1), base_dir=base, limit=4)
+    assert not (tmp_path / "new").exists()

@@ -105,3 +105,49 @@ def test_report_html_is_self_contained_with_its_plots(capsys, data_dir, tmp_path
     assert "<script" not in page and not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched
     assert "Highest-confidence false positives" in page and "t=0." in page  # tfidf-lr's thresholds are marked
     assert main(["report", "1", "--html", str(tmp_path / "x.txt")]) == 2
+
+
+def narrow_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    monkeypatch.setattr("affectlab.cli.runs_cmd.stdout", Console(width=80))
+
+
+def test_runs_list_fits_80_columns_with_id_model_dataset_and_primary_metric_in_full(monkeypatch, capsys):
+    narrow_terminal(monkeypatch)
+    store = RunStore()
+    store.add(record("tfidf-lr", 0.41, dataset="semeval2025-ukr-intensity") | {"seconds": 1234.5})
+    store.add(record("ensemble", 0.71, dataset="emocontext", ref="/home/user/models/my-ensemble-model"))
+    run = record("keywords", 0.5, dataset="goemotions-ekman")
+    primary = {"name": "micro_f1_emotions", "value": 0.5}
+    store.add(run | {"split": "dev", "metrics": run["metrics"] | {"primary": primary}})
+    assert main(["runs", "list"]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 80 and "…" not in out
+    rows = [line.split() for line in out.splitlines()]
+    assert ["1", "tfidf-lr", "semeval2025-ukr-intensity", "10", "0.4100", "macro_f1"] in rows
+    assert ["2", "my-ensemble-model", "emocontext", "10", "0.7100", "macro_f1"] in rows
+    assert ["3", "keywords", "goemotions-ekman", "(dev)", "10", "0.5000", "micro_f1_emotions"] in rows
+    monkeypatch.setattr("affectlab.cli.runs_cmd.stdout", __import__("rich.console").console.Console(width=200))
+    assert main(["runs", "list"]) == 0
+    assert "1234.5" in capsys.readouterr().out  # a wide terminal gets every column
+
+
+def test_leaderboard_ranks_a_run_on_part_of_the_split_below_whole_ones_and_says_so(monkeypatch, capsys):
+    narrow_terminal(monkeypatch)
+    store = RunStore()
+    store.add(record("tfidf-lr", 0.55) | {"n": 5427, "split_size": 5427})
+    store.add(record("llm", 0.9, ref="llm:gpt") | {"n": 150, "split_size": 5427})
+    store.add(record("tfidf-lr", 0.95) | {"n": 150, "split_size": 5427})  # hidden: tfidf-lr has a whole run
+    store.add(record("keywords", 0.3) | {"n": 5427})  # recorded before split_size: the largest n stands in
+    assert [(r["model"], r["n"], r["partial"]) for r in store.leaderboard("d")] == [
+        ("tfidf-lr", 5427, False), ("keywords", 5427, False), ("llm", 150, True)
+    ]  # fmt: skip
+    assert main(["leaderboard", "--dataset", "d"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.replace("│", " ").split() for line in out.splitlines()]
+    assert [row[:3] for row in rows if row and row[0] in ("tfidf-lr", "keywords", "llm:gpt")] == [
+        ["tfidf-lr", "1", "5427"], ["keywords", "4", "5427"], ["llm:gpt", "2", "150*"]
+    ]  # fmt: skip
+    assert "* scored on part of test's 5,427 texts (eval --limit); ranked below full runs" in out
+    assert max(map(len, out.splitlines())) <= 80

@@ -56,10 +56,11 @@ def compare(
     joins on ids when most gold ids are aggregated items, else on normalised text. ``only_passing`` keeps only
     the items that pass the aggregation's ``min_confidence``.
 
-    Returns ``joined_on``, ``n_items`` (aggregated items compared), ``n_gold``, ``n_ambiguous`` (keys left out
-    because they repeat on a side), ``n_matched``, ``exact_match`` (share of matched items whose whole label set
-    agrees) and ``per_label``: {label: {``gold_label``, ``n``, ``accuracy``, ``cohen_kappa`` (None when
-    undefined), ``f1`` (of presence, gold as truth)}}.
+    Returns ``joined_on``, ``n_items`` (aggregated items to compare), ``n_gold``, ``n_ambiguous`` (keys left out
+    because they repeat on a side), ``n_matched``, ``left_out`` (the items not matched, counted per reason: the
+    keys of :data:`LEFT_OUT`; ``n_matched`` and these add up to ``n_items``), ``exact_match`` (share of matched
+    items whose whole label set agrees) and ``per_label``: {label: {``gold_label``, ``n``, ``accuracy``,
+    ``cohen_kappa`` (None when undefined), ``f1`` (of presence, gold as truth)}}.
     """
     table = _gold_table(gold)
     joined_on = _join_key(on, aggregation, table, id_col)
@@ -70,10 +71,9 @@ def compare(
     ours = aggregation.wide().gt(0)
     if only_passing:
         ours = ours[aggregation.items["passes"].to_numpy()]
-    gold_keys, our_keys, n_ambiguous = _unambiguous(
-        table[key_col].map(cell_text if joined_on == "id" else normalize_text),
-        ours.index.to_series().map(lambda item: _our_key(aggregation, item, joined_on)),
-    )
+    all_gold_keys = table[key_col].map(cell_text if joined_on == "id" else normalize_text)
+    all_our_keys = ours.index.to_series().map(lambda item: _our_key(aggregation, item, joined_on))
+    gold_keys, our_keys, n_ambiguous = _unambiguous(all_gold_keys, all_our_keys)
     theirs = theirs.set_axis(gold_keys.to_numpy())[gold_keys.notna().to_numpy()]
     ours = ours.set_axis(our_keys.to_numpy())[our_keys.notna().to_numpy()]
     matched = ours.index.intersection(theirs.index)
@@ -83,15 +83,50 @@ def compare(
     truth = theirs.loc[matched, list(columns)].to_numpy(dtype=int)
     return {
         "joined_on": joined_on,
-        "n_items": len(ours),
+        "n_items": len(all_our_keys),
         "n_gold": len(table),
         "n_ambiguous": n_ambiguous,
         "n_matched": len(matched),
+        "left_out": _left_out(all_our_keys, all_gold_keys, set(matched)),
         "exact_match": float((mine == truth).all(axis=1).mean()),
         "per_label": {
             label: _label_scores(mine[:, j], truth[:, j], column) for j, (label, column) in enumerate(columns.items())
         },
     }
+
+
+LEFT_OUT = {
+    "not_in_gold": "{key} is in no gold row",
+    "repeated_in_aggregation": "{key} is shared by several aggregated items",
+    "repeated_in_gold": "{key} is in several gold rows",
+    "no_key": "{key} is empty",
+}
+"""Why an aggregated item is not compared, as :func:`describe_left_out` words it ("2 whose text is ...")."""
+
+
+def describe_left_out(comparison: Mapping[str, Any]) -> str:
+    """The items a comparison left out and why, in words: "left out: 525 whose text is in no gold row, 2 whose
+    text is shared by several aggregated items" (or "none left out")."""
+    reasons = [f"{count:,} whose {LEFT_OUT[reason].format(key=comparison['joined_on'])}"
+               for reason, count in comparison["left_out"].items() if count]  # fmt: skip
+    return f"left out: {', '.join(reasons)}" if reasons else "none left out"
+
+
+def _left_out(our_keys: pd.Series, gold_keys: pd.Series, matched: set[str]) -> dict[str, int]:
+    """Per reason of :data:`LEFT_OUT`, how many of the items with keys ``our_keys`` have no match."""
+    repeated_here = our_keys.duplicated(keep=False).to_numpy()
+    gold_counts = gold_keys.value_counts()
+    counts = dict.fromkeys(LEFT_OUT, 0)
+    for key, repeated in zip(our_keys, repeated_here, strict=True):
+        if key in matched:
+            continue
+        if not key:
+            counts["no_key"] += 1
+        elif repeated:
+            counts["repeated_in_aggregation"] += 1
+        else:
+            counts["repeated_in_gold" if gold_counts.get(key, 0) > 1 else "not_in_gold"] += 1
+    return counts
 
 
 def _our_key(aggregation: Aggregation, item: str, joined_on: str) -> str:

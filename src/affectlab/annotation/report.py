@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import Any
 
 from affectlab.annotation.aggregation import Aggregation
+from affectlab.annotation.comparison import describe_left_out
 from affectlab.annotation.readers import Annotations
 from affectlab.errors import InputError
 
@@ -245,8 +246,7 @@ def _comparison_section(comparison: Mapping[str, Any], gold: Sequence[str]) -> l
         "## Comparison with released labels",
         "",
         f"Gold: {files}, joined on {comparison['joined_on']}: {comparison['n_matched']:,} of "
-        f"{comparison['n_items']:,} aggregated items matched (keys repeated on a side, left out: "
-        f"{comparison['n_ambiguous']:,}); "
+        f"{comparison['n_items']:,} aggregated items matched ({describe_left_out(comparison)}); "
         f"the whole label set agrees on {comparison['exact_match']:.1%} of them. F1 is of presence, gold as truth.",
         "",
         "| label | gold column | n | Cohen's kappa | accuracy | F1 |",

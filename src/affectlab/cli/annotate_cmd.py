@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from affectlab.annotation import LEVELS, METHODS, Level, agreement_report, compare
-from affectlab.annotation.comparison import Join
+from affectlab.annotation.comparison import Join, describe_left_out
 from affectlab.annotation.files import output_suffix, read_aggregation
 from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import RatingsSource
@@ -377,8 +377,8 @@ def _print_comparison(comparison: dict) -> None:
         )
     stdout.print(table)
     stdout.print(
-        f"{comparison['n_matched']:,} of {comparison['n_items']:,} aggregated items matched "
-        f"{comparison['n_gold']:,} gold rows (keys repeated on a side, left out: {comparison['n_ambiguous']:,}); "
+        f"{comparison['n_matched']:,} of {comparison['n_items']:,} aggregated items matched one of "
+        f"{comparison['n_gold']:,} gold rows by {comparison['joined_on']} ({describe_left_out(comparison)}); "
         f"whole label set agrees on {comparison['exact_match']:.1%}",
         highlight=False,
         soft_wrap=True,

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich import box
 from rich.table import Table
 
 from affectlab.cli.options import Json
@@ -38,21 +39,56 @@ def list_command(
     runs_db: Path | None = RunsDb,
     as_json: bool = Json,
 ) -> None:
-    """The newest runs: id, date, model, dataset, split, n and the primary metric."""
+    """The newest runs: id, date, model, dataset, split, n and the primary metric (in a terminal too narrow for
+    all of them, such as 80 columns: id, model, dataset, n and the primary metric)."""
     runs = RunStore(runs_db).list(dataset, model, limit)
     if as_json:
         print_json(runs)
         return
-    table = Table(title=f"runs in {RunStore(runs_db).path}")
+    title = f"runs in {RunStore(runs_db).path}"
+    table = _runs_table(runs, title)
+    if _natural_width(table) > stdout.width:
+        table = _compact_runs_table(runs, title)
+    stdout.print(table)
+
+
+def _runs_table(runs: list[dict[str, Any]], title: str) -> Table:
+    table = Table(title=title)
     for header in ("id", "created", "model", "dataset", "split", "n", "metric", "value", "seconds"):
         table.add_column(header, justify="right" if header in ("id", "n", "value", "seconds") else "left")
     for run in runs:
-        value = "" if run["value"] is None else f"{run['value']:.4f}"
         seconds = "" if run["seconds"] is None else f"{run['seconds']:.1f}"
         created = run["created"][:16].replace("T", " ")
         table.add_row(str(run["id"]), created, run["model"], Path(run["dataset"]).name, run["split"],
-                      str(run["n"]), run["metric"] or "", value, seconds)  # fmt: skip
-    stdout.print(table)
+                      str(run["n"]), run["metric"] or "", _format(run["value"]), seconds)  # fmt: skip
+    return table
+
+
+def _compact_runs_table(runs: list[dict[str, Any]], title: str) -> Table:
+    """The runs in about 80 columns: no borders, no date or seconds, the split beside the dataset unless it is
+    test, the primary metric's value and name in one column; only the model column gives way: a long name folds
+    onto a second line rather than being cut."""
+    datasets = [Path(run["dataset"]).name + ("" if run["split"] == "test" else f" ({run['split']})") for run in runs]
+    primaries = [f"{_format(run['value']):>6} {run['metric'] or ''}".strip() for run in runs]
+    table = Table(title=title, caption="created and seconds: a wider terminal or --json", box=box.SIMPLE_HEAD,
+                  show_edge=False, pad_edge=False, collapse_padding=True)  # fmt: skip
+    table.add_column("id", justify="right", no_wrap=True)
+    table.add_column("model", overflow="fold")
+    table.add_column("dataset", overflow="fold", width=min(max(map(len, datasets), default=7), 28))
+    table.add_column("n", justify="right", no_wrap=True)
+    table.add_column("primary metric", no_wrap=True)
+    for run, name, primary in zip(runs, datasets, primaries, strict=True):
+        table.add_row(str(run["id"]), run["model"], name, str(run["n"]), primary)
+    return table
+
+
+def _natural_width(table: Table) -> int:
+    """How wide ``table`` is with nothing wrapped or cut."""
+    return stdout.measure(table, options=stdout.options.update_width(10_000)).maximum
+
+
+def _format(value: float | None) -> str:
+    return "" if value is None else f"{value:.4f}"
 
 
 @app.command("show")
@@ -92,9 +128,9 @@ def compare_command(
     stdout.print(table)
 
 
-def _marked(values: list[float | None]) -> list[str]:
-    """Formatted values with the best (highest) in bold."""
-    present = [v for v in values if v is not None]
+def _marked(values: list[float | None], among: list[int] | None = None) -> list[str]:
+    """Formatted values with the best (highest) of those at the indices ``among`` (default: all) in bold."""
+    present = [v for i, v in enumerate(values) if v is not None and (among is None or i in among)]
     best = max(present) if present else None
     return ["" if v is None else (f"[bold]{v:.4f}[/]" if v == best else f"{v:.4f}") for v in values]
 
@@ -122,18 +158,42 @@ def leaderboard_command(
 
     matrix = [[value(r, key) for key, _ in columns] for r in board]
     if as_json:
-        print_json([{"id": r["id"], "model": model_label(r), "n": r["n"],
-                     **{name: v for (_, name), v in zip(columns, row, strict=True)}}
+        print_json([{"id": r["id"], "model": model_label(r), "n": r["n"], "split_size": r["split_size"],
+                     "partial": r["partial"], **{name: v for (_, name), v in zip(columns, row, strict=True)}}
                     for r, row in zip(board, matrix, strict=True)])  # fmt: skip
         return
+    _print_leaderboard(dataset, split, board, columns, matrix)
+
+
+def _print_leaderboard(
+    dataset: str,
+    split: str,
+    board: list[dict[str, Any]],
+    columns: list[tuple[str, str]],
+    matrix: list[list[float | None]],
+) -> None:
+    """The leaderboard as a table: runs on part of the split (``eval --limit``) in a section below the whole ones,
+    their n starred and a footnote saying so; the best of each column in bold among the whole runs."""
     primary = (board[0]["metrics"].get("primary") or {}).get("name", "primary")
     table = Table(title=f"{dataset} ({split}): best run per model, by {primary}")
     for header in ("model", "run", "n", *(name for _, name in columns)):
-        table.add_column(header, justify="left" if header == "model" else "right")
-    marked_columns = [_marked([row[j] for row in matrix]) for j in range(len(columns))]
+        table.add_column(header, justify="left" if header == "model" else "right", overflow="fold")
+    # the best of each column is marked among the runs on the whole split (among part runs only when none is)
+    ranked = [i for i, record in enumerate(board) if not record["partial"]] or list(range(len(board)))
+    marked_columns = [_marked([row[j] for row in matrix], ranked) for j in range(len(columns))]
     for i, record in enumerate(board):
-        table.add_row(model_label(record), str(record["id"]), str(record["n"]), *(col[i] for col in marked_columns))
+        if record["partial"] and i and not board[i - 1]["partial"]:
+            table.add_section()
+        n = f"{record['n']}*" if record["partial"] else str(record["n"])
+        table.add_row(model_label(record), str(record["id"]), n, *(col[i] for col in marked_columns))
     stdout.print(table)
+    if any(record["partial"] for record in board):
+        sizes = sorted({record["split_size"] for record in board})
+        stdout.print(
+            f"* scored on part of {split}'s {' or '.join(f'{size:,}' for size in sizes)} texts (eval --limit); "
+            "ranked below full runs",
+            highlight=False,
+        )
 
 
 def report_command(

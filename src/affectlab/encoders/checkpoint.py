@@ -18,7 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.errors import InputError
+
 WEIGHTS, BEST, OPTIMIZER, STATE = "weights.safetensors", "best.safetensors", "optimizer.safetensors", "state.json"
+ENCODER_WEIGHTS, ENCODER_CONFIG = "encoder.safetensors", "config.json"
+HEADS_WEIGHTS, TRAINING_RECORD = "heads.safetensors", "training.json"
+"""The files of a finished run (:func:`affectlab.encoders.multitask.save_trained`): the encoder's weights (but the
+frozen word embeddings) and config, the heads and the training record."""
 
 
 @dataclass
@@ -85,6 +91,15 @@ def load_checkpoint(folder: Path, model: Any, optimizer: Any, scheduler: Any,
 def has_checkpoint(folder: Path | None) -> bool:
     """Whether ``folder`` holds a finished checkpoint."""
     return folder is not None and (folder / STATE).is_file()
+
+
+def check_finished_run(folder: Path) -> None:
+    """Refuse a folder that does not hold every file of a finished run; torch-free, so that a command refuses at
+    once, before loading any data or model."""
+    missing = [name for name in (TRAINING_RECORD, ENCODER_CONFIG, ENCODER_WEIGHTS, HEADS_WEIGHTS)
+               if not (folder / name).is_file()]  # fmt: skip
+    if missing:
+        raise InputError(f"{str(folder)!r} holds no finished fine-tuning run (no {', '.join(missing)})")
 
 
 def _optimizer_parts(state_dict: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -24,6 +24,13 @@ import torch
 from torch import nn
 from torch.nn import functional
 
+from affectlab.encoders.checkpoint import (
+    ENCODER_CONFIG,
+    ENCODER_WEIGHTS,
+    HEADS_WEIGHTS,
+    TRAINING_RECORD,
+    check_finished_run,
+)
 from affectlab.encoders.hf_training import (
     Encoded,
     FitProgress,
@@ -291,12 +298,6 @@ def _step(
     return total
 
 
-ENCODER_WEIGHTS = "encoder.safetensors"
-ENCODER_CONFIG = "config.json"
-HEADS_WEIGHTS = "heads.safetensors"
-TRAINING_RECORD = "training.json"
-
-
 def save_trained(model: MultiTaskModel, out: Path, record: dict[str, Any]) -> None:
     """Write the encoder's config and weights (but the frozen word embeddings: the serving side reads them from
     where they came from), each head's ``weight``/``bias``, and the training ``record`` (which names the tasks)."""
@@ -320,10 +321,8 @@ def load_trained(model: MultiTaskModel, directory: Path) -> dict[str, Any]:
 
     from affectlab.errors import InputError
 
-    record_path = directory / TRAINING_RECORD
-    if not record_path.is_file():
-        raise InputError(f"{str(directory)!r} holds no finished fine-tuning run (no {TRAINING_RECORD})")
-    record = json.loads(record_path.read_text(encoding="utf-8"))
+    check_finished_run(directory)
+    record = json.loads((directory / TRAINING_RECORD).read_text(encoding="utf-8"))
     missing, unexpected = model.encoder.load_state_dict(load_file(str(directory / ENCODER_WEIGHTS)), strict=False)
     frozen = ("embeddings.word_embeddings.weight", "position_ids", "token_type_ids")
     if unexpected or any(not name.endswith(frozen) for name in missing):

@@ -36,6 +36,7 @@ from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.detectors.serialization import FORMAT as MODEL_FORMAT
 from affectlab.encoders.sentence import E5_AFFECT_DIR
 from affectlab.errors import InputError
+from affectlab.evaluation.default_encoder import check_run_folders
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, Progress, _quiet, out_of_fold_proba, train_detector
 from affectlab.labels import LabelSpace
@@ -334,6 +335,7 @@ def build_default(
     if continue_from is not None and not fine_tune:
         raise InputError("--continue-from goes with --fine-tune")
     if fine_tune:
+        check_run_folders(trained_dir, resume, continue_from)  # at once, not after minutes of loading
         fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume, continue_from)
     for name in heads:
         recipe = RECIPES[name]
@@ -378,8 +380,6 @@ def fine_tune_encoder(
     recipe = CONTINUED if continue_from is not None else EncoderRecipe()
     with tempfile.TemporaryDirectory() as tmp:
         trained = Path(trained_dir) if trained_dir is not None else Path(tmp) / "trained"
-        if continue_from is not None and trained.resolve() == Path(continue_from).resolve():
-            raise InputError("--continue-from and --trained-dir must be different folders")
         record = fine_tune_default_encoder(
             trained, data_dir, recipe, progress=progress, resume=resume, continue_from=continue_from
         )

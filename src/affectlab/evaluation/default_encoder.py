@@ -227,6 +227,50 @@ def fine_tune_default_encoder(
     fresh optimiser and schedule: :data:`CONTINUED`); its record is kept in this one's.
     After each epoch the run is saved in ``out_dir/checkpoint``; ``resume`` goes on from there (a run longer than a
     working session), otherwise a new run starts. Returns the training record."""
+    check_run_folders(out_dir, resume, continue_from)
+    out = Path(out_dir)
+    created = not out.exists()
+    try:
+        return _fine_tune(out, data_dir, recipe, sources, progress, base_dir, limit, resume, continue_from)
+    finally:
+        if created and out.is_dir() and not any(out.iterdir()):  # a run that failed before its first epoch
+            out.rmdir()
+
+
+def check_run_folders(
+    out_dir: str | os.PathLike[str] | None, resume: bool, continue_from: str | os.PathLike[str] | None
+) -> None:
+    """Refuse, before any data or model is loaded, a fine-tuning run that cannot start: ``resume`` where
+    ``out_dir`` holds no checkpoint of an unfinished run, ``continue_from`` a folder without a finished run, or
+    ``continue_from`` the very folder the run would write to."""
+    from affectlab.encoders.checkpoint import TRAINING_RECORD, check_finished_run, has_checkpoint
+
+    out = Path(out_dir) if out_dir is not None else None
+    if resume and (out is None or not has_checkpoint(out / CHECKPOINT_DIR)):
+        if out is not None and (out / TRAINING_RECORD).is_file():
+            raise InputError(
+                f"nothing to resume: the run in {str(out)!r} has finished (--continue-from {str(out)!r} with another "
+                "--trained-dir trains it further)"
+            )
+        raise InputError(f"nothing to resume: {str(out)!r} holds no checkpoint of an unfinished run")
+    if continue_from is None:
+        return
+    if out is not None and out.resolve() == Path(continue_from).resolve():
+        raise InputError("--continue-from and --trained-dir must be different folders")
+    check_finished_run(Path(continue_from))
+
+
+def _fine_tune(
+    out: Path,
+    data_dir: str | os.PathLike[str] | None,
+    recipe: EncoderRecipe,
+    sources: tuple[SourceRecipe, ...],
+    progress: Progress,
+    base_dir: str | os.PathLike[str] | None,
+    limit: int | None,
+    resume: bool,
+    continue_from: str | os.PathLike[str] | None,
+) -> dict[str, Any]:
     import torch
 
     from affectlab.encoders import multitask
@@ -234,7 +278,6 @@ def fine_tune_default_encoder(
 
     started = time.perf_counter()
     torch.manual_seed(recipe.seed)
-    out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     encoder, tokenizer, fingerprint = _starting_encoder(base_dir, progress)
     device = resolve_device(None)
@@ -291,8 +334,6 @@ def fine_tune_default_encoder(
         progress(str(step))
 
     checkpoint = out / CHECKPOINT_DIR
-    if resume and not checkpoint.is_dir():
-        raise InputError(f"nothing to resume: {str(checkpoint)!r} holds no checkpoint")
     if not resume:
         shutil.rmtree(checkpoint, ignore_errors=True)
     history = multitask.fine_tune_multitask(

@@ -18,7 +18,7 @@ from affectlab.detectors import Detector
 from affectlab.detectors.resolve import describe_model
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
-from affectlab.evaluation.training import Progress, _quiet
+from affectlab.evaluation.training import Progress, _quiet, label_metric
 from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores, macro_f1_emotions
@@ -83,11 +83,7 @@ def evaluate(
     rows = data[split]
     space = spec.label_space
     column_map(model.label_space, space)  # fail on incompatible label spaces before predicting
-    if spec.rates_intensity and not model.rates_intensity:
-        raise InputError(
-            f"{spec.name} is scored on emotion intensities, which {describe_model(model)} does not rate (the default "
-            "ekman head as `affectlab build-default --fine-tune` builds it does)"
-        )
+    check_rates_intensity(model, spec)
     progress(f"predicting {len(rows)} texts of {spec.name} {split}")
     with embedding_cache():
         probs = model.predict_proba(rows)
@@ -96,7 +92,7 @@ def evaluate(
         rated = model.intensities(rows)[:, columns] if spec.rates_intensity else None
     gold = space.encode(rows["labels"])
     progress("scoring")
-    classification_metric = "macro_f1_emotions" if spec.rates_intensity else spec.primary_metric
+    classification_metric = label_metric(spec)
     metrics = classification_scores(gold, predicted, space, classification_metric)
     metrics["primary"]["ci95"] = list(bootstrap_ci(gold, predicted, space, classification_metric, n_bootstrap))
     metrics["macro_f1_ci95"] = list(bootstrap_ci(gold, predicted, space, "macro_f1", n_bootstrap))
@@ -129,6 +125,22 @@ def evaluate(
             "texts": list(rows["text"]),
         },
     )
+
+
+def check_rates_intensity(model: Detector, spec: DatasetSpec) -> None:
+    """Refuse intensity data (SemEval-2025 track B, scored by Pearson's r) for a detector that does not rate
+    intensity. A detector not trained yet is refused only when its kind never rates it (keeps the base class's
+    answer): training may still give an embedding model an intensity head."""
+    if not spec.rates_intensity:
+        return
+    trained = model.label_space_ is not None
+    never = type(model).rates_intensity is Detector.rates_intensity
+    if never or (trained and not model.rates_intensity):
+        raise InputError(
+            f"{describe_model(model)} does not rate intensity, which {spec.name} is scored on (a model whose encoder "
+            "was fine-tuned with an intensity head does: the default ekman head as `affectlab build-default "
+            "--fine-tune` builds it)"
+        )
 
 
 def intensity_scores(

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.datasets import FileOptions, first_rows, resolve_dataset
+from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.detectors import create_detector, is_model_dir
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
-from affectlab.evaluation.evaluate import Progress, evaluate
+from affectlab.evaluation.evaluate import Progress, check_rates_intensity, evaluate
 from affectlab.evaluation.store import RunStore, model_label
 from affectlab.evaluation.training import train_detector
 from affectlab.io.outputs import check_output_dir
@@ -38,8 +39,9 @@ def run_evaluation(
 
     ``model`` is ``default`` (``fast``: its n-gram profile), a saved model's folder, or a model kind (``tfidf-lr``,
     ``hf:PATH``, ``llm:NAME``, ...; ``params`` are its parameters), which is first trained on the train split.
-    ``limit`` scores only the first rows of the split. The record names the model as it was given (``model``;
-    the detector's kind in ``model_kind``) and, with ``record``, gets the ``run_id`` of the results store."""
+    ``limit`` scores only the first rows of the split (``n`` of its ``split_size`` texts). The record names the
+    model as it was given (``model``; the detector's kind in ``model_kind``) and, with ``record``, gets the
+    ``run_id`` of the results store."""
     started = time.perf_counter()
     if fast and model != "default":
         raise InputError("--fast applies only to --model default")
@@ -61,7 +63,10 @@ def run_evaluation(
         detector = create_detector(model, **(params or {}))
         progress(f"loading {dataset}")
         spec, data = resolve_dataset(dataset, data_dir, file_options)
+        check_rates_intensity(detector, spec)  # a kind that never rates intensity: refused before training
         training = train_detector(detector, spec, data, progress=progress)
+    split_name = SPLIT_ALIASES.get(split, split)
+    split_size = len(data[split_name]) if split_name in data else None
     if limit is not None:
         data = first_rows(data, split, limit)
     result = evaluate(detector, spec, data, split, n_bootstrap=n_bootstrap, progress=progress, started=started,
@@ -69,7 +74,7 @@ def run_evaluation(
     reference = f"{model} --fast" if fast else model
     # one name for the model everywhere (table, --json, runs list): what the user passed, the kind beside it
     run = {**result.to_dict(), "model": model_label({"model_ref": reference}), "model_kind": result.model,
-           "model_ref": reference}  # fmt: skip
+           "model_ref": reference, "split_size": split_size}  # fmt: skip
     if record:
         run["run_id"] = RunStore(Path(runs_db) if runs_db is not None else None).add(run, result.outputs)
     return run

@@ -170,14 +170,21 @@ class RunStore:
         return {"id": row[0], "created": row[1], **json.loads(row[2])}
 
     def leaderboard(self, dataset: str, split: str = "test") -> builtins.list[dict[str, Any]]:
-        """The best run (by the primary metric) of each model label on ``dataset``/``split``, best first."""
+        """The best run (by the primary metric) of each model label on ``dataset``/``split``, best first; runs
+        scored on part of the split (``eval --limit``) rank below all runs on the whole of it, and a model's part
+        run appears only when it has no whole one. Each run gets ``partial`` and ``split_size`` (the split's texts:
+        as recorded, or for a run recorded without it the most texts any run on the split scored)."""
         with self._connect() as db:
             rows = db.execute(
                 "SELECT id, record FROM runs WHERE dataset = ? AND split = ? ORDER BY value DESC, id DESC",
                 (dataset, split),
             ).fetchall()
+        records = [{"id": run_id, **json.loads(record_json)} for run_id, record_json in rows]
+        largest = max((record["n"] for record in records), default=0)
+        for record in records:
+            record["split_size"] = record.get("split_size") or largest
+            record["partial"] = record["n"] < record["split_size"]
         best: dict[str, dict[str, Any]] = {}
-        for run_id, record_json in rows:
-            record = json.loads(record_json)
-            best.setdefault(model_label(record), {"id": run_id, **record})
-        return list(best.values())
+        for record in sorted(records, key=lambda record: record["partial"]):  # stable: by value within each
+            best.setdefault(model_label(record), record)
+        return sorted(best.values(), key=lambda record: record["partial"])

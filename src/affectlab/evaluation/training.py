@@ -30,6 +30,13 @@ def _quiet(_stage: str) -> None:
     """The default progress callback: report nothing."""
 
 
+def label_metric(spec: DatasetSpec) -> str:
+    """The metric a decision is tuned for and labels are scored by: the dataset's primary metric, or, for
+    intensity data (SemEval-2025 track B, ranked by Pearson's r), track A's macro-F1 over the emotions of the same
+    rows."""
+    return "macro_f1_emotions" if spec.rates_intensity else spec.primary_metric
+
+
 def train_detector(
     model: Detector,
     spec: DatasetSpec,
@@ -83,7 +90,7 @@ def _train(
         probs,
         y_dev,
         space,
-        spec.primary_metric,
+        label_metric(spec),
         train_prior=y_train.mean(axis=0) if len(y_train) else None,
         tune=tune,
         groups=groups if len(set(groups or [])) > 1 else None,
@@ -119,7 +126,7 @@ def _dev_probabilities(model: Detector, dev: Any, y_dev: np.ndarray, spec: Datas
     if not isinstance(model, EnsembleDetector):
         return model.predict_proba(dev)
     probas = model.member_probas(dev)
-    weights = tune_ensemble_weights(probas, y_dev, spec.label_space, spec.primary_metric, model.rule())
+    weights = tune_ensemble_weights(probas, y_dev, spec.label_space, label_metric(spec), model.rule())
     model.params["weights"] = weights.tolist()
     model.weights_ = weights
     return combine(probas, weights)

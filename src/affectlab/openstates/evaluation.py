@@ -10,11 +10,12 @@ does not say how it handled several gold labels here.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.metrics.classification import classification_scores
 from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
@@ -50,8 +51,21 @@ def evaluate_open(
     return {"report": report, "predictions": predictions}
 
 
-def fixed_label_eval(predictor: Any, dataset: str, rows: Any, k: int = max(KS), space: Any = None) -> dict[str, Any]:
-    """Section 4.2.2 on ``rows`` (a dataset split with ``text`` and ``labels``) of ``dataset``."""
+RANKING_BATCH = 256
+"""Texts ranked at a time by :func:`fixed_label_eval`, which reports its progress after each batch."""
+
+
+def fixed_label_eval(
+    predictor: Any,
+    dataset: str,
+    rows: Any,
+    k: int = max(KS),
+    space: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Section 4.2.2 on ``rows`` (a dataset split with ``text`` and ``labels``) of ``dataset``; ``progress`` is
+    called with (texts done, texts) after each :data:`RANKING_BATCH` texts. The texts go through the embedding
+    cache (they are a dataset's), so the generative ranking reads the vectors the label ranking made."""
     if dataset not in LABEL_WORDS:
         raise InputError(f"no label words for {dataset!r} (fixed-label evaluation: {', '.join(LABEL_WORDS)})")
     if not hasattr(predictor, "score_terms"):
@@ -60,13 +74,20 @@ def fixed_label_eval(predictor: Any, dataset: str, rows: Any, k: int = max(KS), 
     labels = list(space.labels)
     started = time.perf_counter()
     texts = [prepare(text, lang) for text in rows["text"]]
-    langs = [lang] * len(texts)
-    scores = predictor.score_terms(texts, langs, [words[label] for label in labels])
+    if not texts:
+        raise InputError(f"no {dataset} rows to evaluate")
+    scores, generated = [], []
+    with embedding_cache():
+        for start in range(0, len(texts), RANKING_BATCH):
+            batch = texts[start : start + RANKING_BATCH]
+            scores.append(predictor.score_terms(batch, [lang] * len(batch), [words[label] for label in labels]))
+            generated += terms_only(predictor.predict(batch, [lang] * len(batch), k=k))
+            if progress is not None:
+                progress(start + len(batch), len(texts))
     y_true = space.encode(rows["labels"])
     y_pred = np.zeros_like(y_true)
-    y_pred[np.arange(len(texts)), scores.argmax(axis=1)] = 1
+    y_pred[np.arange(len(texts)), np.vstack(scores).argmax(axis=1)] = 1
     metrics = classification_scores(y_true, y_pred, space)
-    generated = terms_only(predictor.predict(texts, langs, k=k))
     accuracy = {
         f"acc@{x}": round(
             float(np.mean([
