@@ -121,7 +121,7 @@ def test_fixed_label_reports_progress_in_plain_lines_when_stderr_is_not_a_termin
     args = ["asi", "fixed-label", "--dataset", "goemotions-ekman", "--limit", "50", "--data-dir", data_dir]
     code, whole, _ = run(capsys, *args, "--json")
     monkeypatch.setattr(evaluation, "RANKING_BATCH", 20)
-    monkeypatch.setattr("affectlab.cli.asi_cmd.PLAIN_PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr("affectlab.cli.output.PLAIN_PROGRESS_SECONDS", 0.0)
     code, _, err = run(capsys, *args)
     assert code == 0, err
     lines = err.splitlines()

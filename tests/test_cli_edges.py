@@ -276,3 +276,19 @@ def test_python_api_refuses_a_lang_that_is_not_a_string():
     with pytest.raises(ArgumentTypeError, match="lang must be a language tag \\(str\\)") as raised:
         affectlab.detect("I am happy", lang=5)
     assert isinstance(raised.value, AffectlabError) and isinstance(raised.value, TypeError)
+
+
+# ---- long work shows progress in a log too -------------------------------------------------------------------------
+
+
+def test_detect_input_reports_progress_in_plain_lines_when_stderr_is_not_a_terminal(monkeypatch, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("text\n" + "".join(f"I am so happy, day {i}\n" for i in range(30)), encoding="utf-8")
+    monkeypatch.setattr("affectlab.cli.output.PLAIN_PROGRESS_SECONDS", 0.0)
+
+    outcome = invoke(["detect", "--fast", "--input", source, "--output", tmp_path / "out.csv", "--batch-size", "10"])
+
+    assert outcome.code == 0, outcome.err
+    lines = outcome.err.splitlines()  # the share done is of the bytes read
+    assert [line.split(" (")[0] for line in lines] == ["scoring: 10 rows", "scoring: 20 rows", "scoring: 30 rows"]
+    assert "left" in lines[0] and "(100%)" in lines[-1]

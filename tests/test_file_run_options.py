@@ -156,6 +156,39 @@ def test_score_local_resumed_with_another_option_is_refused_naming_it(monkeypatc
     )
 
 
+@pytest.fixture
+def two_files(tmp_path: Path, texts_csv: Path) -> Path:
+    folder = tmp_path / "inputs"
+    folder.mkdir()
+    for name in ("a.csv", "b.csv"):
+        (folder / name).write_bytes(texts_csv.read_bytes())
+    return folder
+
+
+def test_score_keeps_a_finished_file_only_for_a_run_with_the_same_options(monkeypatch, capsys, tmp_path, two_files):
+    command = ["score", "--input", str(two_files), "--output", str(tmp_path / "out"), "--fast"]
+    assert main(command) == 0
+    (tmp_path / "out" / "b.parquet").unlink()  # as if the run had stopped before the second file
+    capsys.readouterr()
+
+    message = refusal(capsys, command[:-1])
+
+    assert message == (
+        f"{tmp_path / 'out'} holds files scored with --fast (this run: without --fast); run it again with the same "
+        "options to finish it, or choose another output folder"
+    )
+    assert main(command) == 0 and (tmp_path / "out" / "b.parquet").is_file()
+
+
+def test_score_into_a_folder_of_an_earlier_version_s_outputs_is_refused(capsys, tmp_path, two_files):
+    command = ["score", "--input", str(two_files), "--output", str(tmp_path / "out"), "--fast"]
+    assert main(command) == 0
+    (tmp_path / "out" / ".affectlab-score.json").unlink()
+    capsys.readouterr()
+
+    assert "scored by an earlier version of affectlab" in refusal(capsys, command)
+
+
 def test_detect_input_resumed_with_the_same_options_equals_an_uninterrupted_run(
     monkeypatch, capsys, tmp_path, texts_csv
 ):

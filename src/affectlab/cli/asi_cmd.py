@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 
 from affectlab.cli.options import DataDir, Json
-from affectlab.cli.output import count_progress, print_json, stage_progress, stderr, stdout
+from affectlab.cli.output import count_progress, print_json, stage_progress, stdout
 from affectlab.errors import InputError
 from affectlab.openstates.predictors import resolve_predictor
 
@@ -215,7 +212,7 @@ def fixed_label_command(
             raise InputError(f"{dataset} has no {split} split (splits: {', '.join(data)})")
         rows = first_rows(data, split, limit)[split] if limit else data[split]
         predictor = resolve_predictor(model)
-    with texts_progress("ranking label words", not as_json) as ranked:
+    with count_progress("ranking label words", not as_json) as ranked:
         evaluation = fixed_label_eval(predictor, dataset, rows, k, spec.label_space, progress=ranked)
     report = {"model": model, "split": split, **evaluation}
     if as_json:
@@ -227,39 +224,6 @@ def fixed_label_command(
         + ", ".join(f"{key} {report[key]:.3f}" for key in report if key.startswith("acc@")),
         highlight=False,
     )
-
-
-PLAIN_PROGRESS_SECONDS = 10.0
-"""How often a long step reports its progress where stderr is not a terminal (a log file, a pipe, a CI job)."""
-
-
-@contextmanager
-def texts_progress(description: str, enabled: bool = True) -> Iterator[Callable[[int, int], None] | None]:
-    """A callback ``(done, total)`` for a long step over texts: on a terminal, :func:`count_progress`'s bar; where
-    stderr is not one, where Rich draws nothing, a plain line on stderr at most every
-    :data:`PLAIN_PROGRESS_SECONDS` and at the end, so that a run of many minutes shows it is alive."""
-    if not enabled or stderr.is_terminal:
-        with count_progress(description, enabled) as bar:
-            yield bar
-        return
-    started = last = time.monotonic()
-
-    def report(done: int, total: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last < PLAIN_PROGRESS_SECONDS and done < total:
-            return
-        last = now
-        elapsed = now - started
-        left = f", about {_minutes(elapsed / done * (total - done))} left" if done < total else ""
-        stderr.print(f"{description}: {done:,}/{total:,} texts ({done / total:.0%}) in {_minutes(elapsed)}{left}",
-                     highlight=False, soft_wrap=True)  # fmt: skip
-
-    yield report
-
-
-def _minutes(seconds: float) -> str:
-    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
 @app.command("build-default")

@@ -93,16 +93,12 @@ class Sidecar:
                 f"{name} is an unfinished run for {Path(now['path']).name} as it was before it changed; "
                 f"{self.start_over()}"
             )
-        for part in ("options", "details"):
-            was, now = saved[part], self._identity[part]
-            keys = _differences(was, now)
-            if keys:
-                made = " and ".join(_phrase(key, was.get(key)) for key in keys)
-                asked = " and ".join(_phrase(key, now.get(key)) for key in keys)
-                raise InputError(
-                    f"{name} is an unfinished run made {made} (this run: {asked}); run it again with the same options "
-                    f"to resume it, or {self.start_over()}"
-                )
+        difference = other_options(saved, self._identity)
+        if difference:
+            raise InputError(
+                f"{name} is an unfinished run made {difference}; run it again with the same options to resume it, or "
+                f"{self.start_over()}"
+            )
 
     def _load(self) -> dict[str, Any]:
         try:
@@ -123,6 +119,50 @@ class Sidecar:
 
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def other_options(saved: dict[str, Any], identity: dict[str, Any]) -> str:
+    """How the ``options`` (else the ``details``) of a saved run differ from this run's, as a phrase ("with --fast
+    (this run: without --fast)"); "" when they are the same."""
+    for part in ("options", "details"):
+        was, now = saved.get(part) or {}, identity.get(part) or {}
+        keys = _differences(was, now)
+        if keys:
+            made = " and ".join(_phrase(key, was.get(key)) for key in keys)
+            asked = " and ".join(_phrase(key, now.get(key)) for key in keys)
+            return f"{made} (this run: {asked})"
+    return ""
+
+
+FOLDER_RECORD = ".affectlab-score.json"
+"""In a folder of outputs (``affectlab score --output DIR``): the options its files were scored with."""
+
+
+def check_folder_run(folder: Path, options: dict[str, Any], details: dict[str, Any], finished: list[Path]) -> None:
+    """Refuse to add to ``folder``, which holds the ``finished`` outputs of an earlier run (kept, not scored again),
+    when that run had other options: the folder would hold two models' scores. Then record this run's options."""
+    identity = json.loads(json.dumps({"options": options, "details": details}))  # as it reads back
+    record = folder / FOLDER_RECORD
+    if finished:
+        try:
+            saved = json.loads(record.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            saved = None
+        if not isinstance(saved, dict):
+            raise InputError(
+                f"{folder} already holds {finished[0].name}, scored by an earlier version of affectlab or with its "
+                f"record ({FOLDER_RECORD}) lost, so whether it was scored with these options is unknown; choose "
+                "another output folder, or delete its outputs to score them again"
+            )
+        difference = other_options(saved, identity)
+        if difference:
+            raise InputError(
+                f"{folder} holds files scored {difference}; run it again with the same options to finish it, or "
+                "choose another output folder"
+            )
+    temporary = record.with_name(f"{record.name}.tmp")
+    temporary.write_text(json.dumps(identity, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(temporary, record)
 
 
 def _differences(was: dict[str, Any], now: dict[str, Any]) -> list[str]:

@@ -77,22 +77,28 @@ def score_files(
     """Score a Parquet/CSV file, or every one in a folder, into ``output/<stem>.parquet`` with the ``local`` engine
     (streaming, resumable; ``progress`` gets each batch's :class:`~affectlab.io.batchfile.ScoreProgress`) or with
     Ray Data (``workers``, a cluster at ``address``): ``affectlab score``. Both give the same scores; a file whose
-    output an earlier run finished is kept. Returns one summary per file."""
+    output an earlier run finished is kept, when the folder records the same options (else the run is refused: the
+    folder would hold two models' scores). Returns one summary per file."""
+    from affectlab.detectors.detect import model_identity
+    from affectlab.io.resume import check_folder_run, is_finished
+
     files = input_files(Path(input_path))
     check_output_dir(Path(output))
     if engine not in ENGINES:
         raise InputError(f"--engine must be local or ray, not {engine!r}")
+    if engine == "local" and (address or workers):
+        raise InputError("--address and --workers apply only to --engine ray")
+    options, details = model_identity(model, taxonomy, fast)
+    options |= {"--text-col": text_col}
+    Path(output).mkdir(parents=True, exist_ok=True)
+    finished = [Path(output) / f"{path.stem}.parquet" for path in files]
+    check_folder_run(Path(output), options, details, [target for target in finished if is_finished(target)])
     if engine == "ray":
         return score_ray(files, Path(output), model, taxonomy, fast, text_col, batch_size, workers, address)
-    if address or workers:
-        raise InputError("--address and --workers apply only to --engine ray")
-    from affectlab.detectors.detect import model_identity
     from affectlab.detectors.resolve import resolve_detector
 
     detector = resolve_detector(model, taxonomy, fast)
-    options, details = model_identity(model, taxonomy, fast)
-    return score_local(files, Path(output), detector, text_col, batch_size, progress,
-                       options | {"--text-col": text_col}, details)  # fmt: skip
+    return score_local(files, Path(output), detector, text_col, batch_size, progress, options, details)
 
 
 def score_local(
