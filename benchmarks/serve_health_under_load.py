@@ -26,8 +26,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -35,7 +33,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from serve_load import RESULTS, free_port, load_texts, machine
+from serve_load import RESULTS, load_texts, machine, serving
 
 PERCENTILES = (("median", 50), ("p95", 95), ("max", 100))
 
@@ -44,32 +42,6 @@ def affectlab_source(python: str) -> str:
     """Where ``python`` imports affectlab from (which checkout the server runs)."""
     command = [python, "-c", "import affectlab; print(affectlab.__file__)"]
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
-
-
-@contextmanager
-def serving(python: str, concurrency: int) -> Iterator[str]:
-    """``affectlab serve --concurrency N`` run by ``python`` on a free loopback port: its URL once ``/healthz``
-    answers; terminated on exit."""
-    port = free_port()
-    command = [python, "-m", "affectlab", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--concurrency", str(concurrency)]  # fmt: skip
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 180
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.time() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not start")
-            time.sleep(0.5)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def request_bodies(texts: list[str], detections: int, per_request: int) -> list[dict[str, Any]]:
@@ -146,7 +118,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(RESULTS / "serve_health_under_load.json"))
     args = parser.parse_args()
     bodies = request_bodies(load_texts(args.data_dir), args.detections, args.texts_per_request)
-    with serving(args.python, args.concurrency) as url:
+    with serving(args.python, "--concurrency", str(args.concurrency)) as (url, _server):
         httpx.post(f"{url}/v1/detect", json=bodies[0], timeout=120)  # warm up: the first batch's buffers
         run = asyncio.run(under_load(url, bodies, args.probe_every))
     result = {

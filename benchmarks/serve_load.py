@@ -50,12 +50,12 @@ def load_texts(data_dir: str) -> list[str]:
 
 
 @contextmanager
-def serving() -> Iterator[tuple[str, subprocess.Popen]]:
-    """``affectlab serve`` in its own process on a free loopback port: its URL and process, once ``/healthz``
-    answers; terminated on exit."""
+def serving(python: str = sys.executable, *options: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``affectlab serve OPTIONS`` run by ``python`` in its own process on a free loopback port: its URL and
+    process, once ``/healthz`` answers; terminated on exit."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "affectlab", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    command = [python, "-m", "affectlab", "serve", "--host", "127.0.0.1", "--port", str(port), *options]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 180
