@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 from hypothesis import strategies as st
 
 from affectlab.cli import main
+from affectlab.io.resume import FOLDER_RECORD
 
 BOM = "\ufeff"
 LONG = 200_000  # characters in a "very long line"
@@ -623,7 +624,7 @@ def check_score(case: ScoreCase, workdir: Path) -> Outcome:
     _check_expectation(case.file, outcome)
     output = folder / "in.parquet"
     if outcome.code == 0:
-        assert sorted(folder.iterdir()) == [output], sorted(p.name for p in folder.iterdir())
+        assert sorted(folder.iterdir()) == [folder / FOLDER_RECORD, output], sorted(p.name for p in folder.iterdir())
         rows = read_rows(output)
         _check_rows(case.file, rows)
         assert json.loads(outcome.out)["files"][0]["rows"] == len(rows)

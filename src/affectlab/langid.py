@@ -213,10 +213,6 @@ def _function_word_margin(text: str) -> int:
     return spanish - sum(w in _ENGLISH_WORDS for w in words)
 
 
-def _clearly_english_or_spanish(text: str) -> bool:
-    return abs(_function_word_margin(text)) >= CLEAR_MARGIN
-
-
 def _english_or_spanish(text: str) -> str:
     margin = _function_word_margin(text)
     if abs(margin) >= CLEAR_MARGIN:

@@ -13,7 +13,6 @@ from typing import Any, ClassVar, Self, cast
 
 import numpy as np
 
-from affectlab.detectors.registry import read_detector
 from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError, TextTypeError
 from affectlab.labels import LabelSpace
@@ -241,11 +240,6 @@ class Detector:
         except (KeyError, TypeError, ValueError, InputError) as exc:
             raise ModelFileError(f"saved {cls.name} model is incomplete or inconsistent ({exc})") from None
         return model
-
-    @classmethod
-    def load(cls, directory: str | os.PathLike[str]) -> Detector:
-        """Load any saved detector (see :func:`affectlab.detectors.read_detector`)."""
-        return read_detector(directory)
 
     # --- for subclasses -------------------------------------------------------------------------------------
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:

@@ -140,29 +140,39 @@ FOLDER_RECORD = ".affectlab-score.json"
 
 def check_folder_run(folder: Path, options: dict[str, Any], details: dict[str, Any], finished: list[Path]) -> None:
     """Refuse to add to ``folder``, which holds the ``finished`` outputs of an earlier run (kept, not scored again),
-    when that run had other options: the folder would hold two models' scores. Then record this run's options."""
-    identity = json.loads(json.dumps({"options": options, "details": details}))  # as it reads back
+    when that run had other options (:func:`record_folder_run`): the folder would hold two models' scores."""
+    if not finished:
+        return
+    try:
+        saved = json.loads((folder / FOLDER_RECORD).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        saved = None
+    if not isinstance(saved, dict):
+        raise InputError(
+            f"{folder} already holds {finished[0].name}, scored by an earlier version of affectlab or with its "
+            f"record ({FOLDER_RECORD}) lost, so whether it was scored with these options is unknown; choose "
+            "another output folder, or delete its outputs to score them again"
+        )
+    difference = other_options(saved, _as_read_back(options, details))
+    if difference:
+        raise InputError(
+            f"{folder} holds files scored {difference}; run it again with the same options to finish it, or "
+            "choose another output folder"
+        )
+
+
+def record_folder_run(folder: Path, options: dict[str, Any], details: dict[str, Any]) -> None:
+    """Record in ``folder`` the options its finished outputs were scored with, once the first is finished (a run
+    that fails before leaves nothing behind)."""
     record = folder / FOLDER_RECORD
-    if finished:
-        try:
-            saved = json.loads(record.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            saved = None
-        if not isinstance(saved, dict):
-            raise InputError(
-                f"{folder} already holds {finished[0].name}, scored by an earlier version of affectlab or with its "
-                f"record ({FOLDER_RECORD}) lost, so whether it was scored with these options is unknown; choose "
-                "another output folder, or delete its outputs to score them again"
-            )
-        difference = other_options(saved, identity)
-        if difference:
-            raise InputError(
-                f"{folder} holds files scored {difference}; run it again with the same options to finish it, or "
-                "choose another output folder"
-            )
     temporary = record.with_name(f"{record.name}.tmp")
-    temporary.write_text(json.dumps(identity, ensure_ascii=False, indent=1), encoding="utf-8")
+    temporary.write_text(json.dumps(_as_read_back(options, details), ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(temporary, record)
+
+
+def _as_read_back(options: dict[str, Any], details: dict[str, Any]) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(json.dumps({"options": options, "details": details}))  # tuples are lists
+    return loaded
 
 
 def _differences(was: dict[str, Any], now: dict[str, Any]) -> list[str]:

@@ -90,11 +90,11 @@ def score_files(
         raise InputError("--address and --workers apply only to --engine ray")
     options, details = model_identity(model, taxonomy, fast)
     options |= {"--text-col": text_col}
-    Path(output).mkdir(parents=True, exist_ok=True)
     finished = [Path(output) / f"{path.stem}.parquet" for path in files]
     check_folder_run(Path(output), options, details, [target for target in finished if is_finished(target)])
     if engine == "ray":
-        return score_ray(files, Path(output), model, taxonomy, fast, text_col, batch_size, workers, address)
+        return score_ray(files, Path(output), model, taxonomy, fast, text_col, batch_size, workers, address,
+                         (options, details))  # fmt: skip
     from affectlab.detectors.resolve import resolve_detector
 
     detector = resolve_detector(model, taxonomy, fast)
@@ -117,6 +117,7 @@ def score_local(
     ``run_options`` and ``run_details`` (the options that chose ``detector`` and ``text_col`` by their command-line
     names, and the model's checksum: :func:`~affectlab.detectors.detect.model_identity`)."""
     from affectlab.io.batchfile import is_finished, score_file
+    from affectlab.io.resume import record_folder_run
 
     check_output_dir(output).mkdir(parents=True, exist_ok=True)
     labels = detector.label_space.labels
@@ -128,6 +129,8 @@ def score_local(
         summary = score_file(path, output / f"{path.stem}.parquet", lambda texts: predict_texts(detector, texts),
                              labels, text_col=text_col, batch_size=batch_size, progress=progress,
                              run_options=run_options, run_details=run_details)  # fmt: skip
+        if run_options is not None:
+            record_folder_run(output, dict(run_options), dict(run_details or {}))
         summaries.append(
             {"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows), "kept": False}
         )
@@ -173,10 +176,14 @@ def score_ray(
     batch_size: int,
     workers: int | None,
     address: str | None,
+    run: tuple[dict[str, Any], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Score each file with Ray Data (see the module docstring) into ``output/<stem>.parquet``."""
+    """Score each file with Ray Data (see the module docstring) into ``output/<stem>.parquet``; ``run``: the options
+    and details to record in the folder (:func:`~affectlab.io.resume.record_folder_run`) once a file is written."""
     ray = require("ray", "scale", "the ray engine")
     import pyarrow.parquet as pq
+
+    from affectlab.io.resume import record_folder_run
 
     if not ray.is_initialized():  # a local instance gets the machine's CPUs
         ray.init(address=address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
@@ -204,6 +211,8 @@ def score_ray(
         tmp = target.with_name(f".{target.name}.tmp")
         pq.write_table(combined, tmp)
         os.replace(tmp, target)
+        if run is not None:
+            record_folder_run(output, *run)
         errors = combined.column("error").to_pylist()
         summaries.append(
             {"input": str(path), "rows": combined.num_rows, "bad_rows": sum(bool(e) for e in errors), "kept": False}

@@ -196,10 +196,3 @@ def build_open_default(
     predictor = EmbeddedStatePredictor().fit(training_examples(recipe_dir, data_dir), progress)
     predictor.save(out_dir)
     return predictor
-
-
-def ensure_langs(langs: Sequence[str]) -> None:
-    """Refuse languages the open-state predictors do not cover."""
-    for lang in langs:
-        if lang not in LANGS:
-            raise InputError(f"open affective states cover {', '.join(LANGS)}, not {lang!r}")
