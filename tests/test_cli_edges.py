@@ -35,8 +35,8 @@ def one_error(outcome, fragment: str) -> None:
 
 
 def affectlab_process(args: list[str], stdout, unbuffered: bool = False) -> subprocess.CompletedProcess:
-    """``affectlab ARGS`` in a process of its own with ``stdout``; Python's output buffered as a user's is (a test
-    runner's PYTHONUNBUFFERED makes one large write a partial one that nobody is told of), unless ``unbuffered``."""
+    """``affectlab ARGS`` in a process of its own with ``stdout``; Python's output buffered as a user's is, unless
+    ``unbuffered`` (``PYTHONUNBUFFERED``, as a test runner or a container may set it)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     if unbuffered:
         env["PYTHONUNBUFFERED"] = "1"
@@ -44,8 +44,10 @@ def affectlab_process(args: list[str], stdout, unbuffered: bool = False) -> subp
     return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, env=env, timeout=300, check=False)
 
 
-def in_shell(script: str) -> subprocess.CompletedProcess:
+def in_shell(script: str, unbuffered: bool = False) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     env["AFFECTLAB"] = f"{sys.executable} -m affectlab"
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=300, check=False)
 
@@ -103,9 +105,11 @@ def test_a_reader_gone_before_the_output_exits_141_quietly(args):
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["rich", "json"])
-def test_head_closing_the_pipe_exits_141_quietly(json_flag):
+@pytest.mark.parametrize("unbuffered", [False, True])
+def test_head_closing_the_pipe_exits_141_quietly(json_flag, unbuffered):
     texts = MANY_TEXTS * (10 if json_flag else 1)  # more than a pipe holds
-    done = in_shell(f"$AFFECTLAB detect --fast {' '.join(json_flag + texts)} | head -n 1; echo ${{PIPESTATUS[0]}}")
+    script = f"$AFFECTLAB detect --fast {' '.join(json_flag + texts)} | head -n 1; echo ${{PIPESTATUS[0]}}"
+    done = in_shell(script, unbuffered)
     first, status = done.stdout.splitlines()
     assert status == "141" and first in ("text0", "[") and done.stderr == ""
 

@@ -4,6 +4,7 @@ failure to write the output into an exit code (see :func:`affectlab.cli.main`)."
 from __future__ import annotations
 
 import errno
+import io
 import json
 import math
 import os
@@ -59,9 +60,23 @@ class GuardedStdout:
         try:
             if self._stream is None:
                 raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            if isinstance(getattr(self._stream, "buffer", None), io.RawIOBase):
+                return self._write_whole(self._stream, text)
             return self._stream.write(text)
         except OSError as exc:
             raise self._failure(exc) from None
+
+    @staticmethod
+    def _write_whole(stream: TextIO, text: str) -> int:
+        """Write ``text`` to a stream over an unbuffered file (``python -u``, ``PYTHONUNBUFFERED``), whose text layer
+        takes a short write (a pipe whose reader left part way) as done and drops the rest without a word: the rest
+        is written until it is all there or the write fails (the reader gone: ``BrokenPipeError``)."""
+        stream.flush()
+        data = memoryview(text.encode(stream.encoding, stream.errors or "strict"))
+        while data:
+            written = stream.buffer.write(data)
+            data = data[written or 0 :]
+        return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:
