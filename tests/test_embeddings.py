@@ -42,7 +42,7 @@ def test_cache_returns_stored_vectors_without_encoding_again(tmp_path):
 
 
 def test_dataset_embeddings_go_through_the_cache_only_when_enabled(tmp_path):
-    from affectlab.datasets.sources import cache_dir
+    from affectlab.io.cache_paths import cache_dir
 
     embed(["not cached"])
     assert not (cache_dir() / "embeddings").exists()

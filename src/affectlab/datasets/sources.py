@@ -14,9 +14,9 @@ import urllib.request
 from pathlib import Path
 
 from affectlab.errors import DataNotFoundError
+from affectlab.io.cache_paths import cache_dir
 
 DATA_DIR_ENV = "AFFECTLAB_DATA_DIR"
-CACHE_DIR_ENV = "AFFECTLAB_CACHE_DIR"
 DOWNLOAD_TIMEOUT_S = 60
 REACH_TIMEOUT_S = 5
 HUB_URL = "https://huggingface.co"
@@ -31,11 +31,6 @@ def resolve_data_dir(data_dir: str | os.PathLike[str] | None) -> Path | None:
     if not path.is_dir():
         raise DataNotFoundError(f"data directory {str(path)!r} does not exist")
     return path
-
-
-def cache_dir() -> Path:
-    """Where downloaded files are kept."""
-    return Path(os.environ.get(CACHE_DIR_ENV) or Path.home() / ".cache" / "affectlab").expanduser()
 
 
 def data_file(relative_path: str, url: str, data_dir: str | os.PathLike[str] | None) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from affectlab.datasets.sources import cache_dir
+from affectlab.io.cache_paths import cache_dir
 from affectlab.io.sqlite import SqliteMemo, memoized
 
 

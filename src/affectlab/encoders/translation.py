@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from affectlab.datasets.sources import cache_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
+from affectlab.io.cache_paths import cache_dir
 from affectlab.io.sqlite import SqliteMemo, memoized
 
 LANGUAGES: dict[str, tuple[str, str]] = {

@@ -17,9 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
-from affectlab.datasets.sources import cache_dir
 from affectlab.errors import AffectlabError
 from affectlab.extras import require
+from affectlab.io.cache_paths import cache_dir
 from affectlab.io.sqlite import SqliteMemo, memoized
 from affectlab.llm.local import load_causal_lm, position_limit
 
