@@ -28,13 +28,14 @@ import pandas as pd
 
 from affectlab.errors import InputError
 from affectlab.io.tables import DELIMITERS, RECORD_SUFFIXES, read_records, read_text, table_format
+from affectlab.labels import INTENSITY_SCALE
 
 Level = Literal["nominal", "ordinal", "interval"]
 LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval")
 COLUMNS = ["item", "annotator", "label", "value"]
 Source: TypeAlias = str | Path | pd.DataFrame
 Scale = tuple[float, float]
-RATING_SCALE: Scale = (0, 3)
+RATING_SCALE: Scale = INTENSITY_SCALE
 """The ratings accepted by default: BRIGHTER's and EmoBench-UA's intensities (0 none, 1 low, 2 moderate, 3 high),
 which include 0/1 presence; a file on another scale declares it (``scale=(1, 5)``, ``--scale 1-5``)."""
 

@@ -15,7 +15,7 @@ from affectlab.annotation import LEVELS, METHODS, Level, agreement_report, compa
 from affectlab.annotation.comparison import Join, describe_left_out
 from affectlab.annotation.files import output_suffix, read_aggregation
 from affectlab.annotation.jobs import aggregate_ratings, write_report
-from affectlab.annotation.readers import RatingsSource
+from affectlab.annotation.readers import RATING_SCALE, RatingsSource
 from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout
@@ -92,7 +92,7 @@ MeasurementLevel = typer.Option(
     show_default=False,
 )
 RatingScale = typer.Option(
-    "0-3",
+    "-".join(map(str, RATING_SCALE)),
     "--scale",
     help="Ratings allowed, LOW-HIGH (default: BRIGHTER's intensities 0-3, which include 0/1 presence); a rating "
     "outside it is an error naming its row.",

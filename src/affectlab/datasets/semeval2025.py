@@ -28,7 +28,7 @@ from affectlab.datasets.schema import Example, example, to_dataset_dict
 from affectlab.datasets.sources import data_file
 from affectlab.errors import InputError
 from affectlab.io.tables import read_delimited
-from affectlab.labels import EKMAN, LabelSpace
+from affectlab.labels import EKMAN, INTENSITY_SCALE, LabelSpace
 from affectlab.languages import BRIGHTER_LANGS, BRIGHTER_LANGUAGE_NAMES
 
 SPLITS = ("train", "dev", "test")
@@ -45,7 +45,6 @@ INTENSITY_SPLITS = {
     lang: SPLITS for lang in ("amh", "arq", "chn", "deu", "eng", "esp", "hau", "ptbr", "rus", "ukr")
 } | {"ron": ("dev", "test")}
 """The languages Track B rates intensity in, and their splits."""
-INTENSITY_LEVELS = 3
 """Intensities run from 0 (absent) to 3 (high)."""
 SPREADSHEET_ERRORS = {"#NAME?"}
 URL = (
@@ -131,8 +130,9 @@ def read_intensity_split(lang: str, split: str, data_dir: str | os.PathLike[str]
         if text.strip() in SPREADSHEET_ERRORS:
             continue
         ratings = {emotion: int(float(cell)) for emotion, cell in zip(emotions, cells, strict=True)}
-        if any(not 0 <= value <= INTENSITY_LEVELS for value in ratings.values()):
-            raise InputError(f"track B {lang} {split} row {row_id!r}: intensities must lie in 0-{INTENSITY_LEVELS}")
+        low, high = INTENSITY_SCALE
+        if any(not low <= value <= high for value in ratings.values()):
+            raise InputError(f"track B {lang} {split} row {row_id!r}: intensities must lie in {low}-{high}")
         labels = [emotion for emotion, value in ratings.items() if value > 0] or ["none"]
         rows.append(example(row_id, text, labels, LANGS[lang], meta={"intensity": ratings}))
     return rows

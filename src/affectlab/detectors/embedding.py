@@ -18,8 +18,8 @@ from affectlab.detectors.base import Detector, Inputs, as_inputs
 from affectlab.detectors.linear import fit_linear, linear_proba, row_products
 from affectlab.encoders.sentence import MAX_CHARS, embed, get_encoder
 from affectlab.errors import InputError
+from affectlab.labels import INTENSITY_SCALE
 
-INTENSITY_LEVELS = 3.0
 """Track B's scale: 0 (absent) to 3 (high)."""
 
 
@@ -116,7 +116,8 @@ class EmbeddingLogisticRegression(Detector):
             return super().intensities(X)
         coef, intercept = self.intensity_head_
         raw = row_products(embed(as_inputs(X).texts, self.params["encoder"]), coef) + intercept
-        return np.clip(raw * INTENSITY_LEVELS, 0.0, INTENSITY_LEVELS)
+        high = float(INTENSITY_SCALE[1])
+        return np.clip(raw * high, 0.0, high)
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         return linear_proba(self._features(inputs), self.coef_, self.intercept_, self.label_space.multi_label)

@@ -32,7 +32,7 @@ import numpy as np
 from affectlab.datasets import DATASETS, resolve_dataset, semeval2025
 from affectlab.errors import InputError
 from affectlab.evaluation.training import Progress, _quiet
-from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
+from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, LabelSpace
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.intensity import pearson_intensity
 from affectlab.metrics.thresholds import fit_decision
@@ -125,7 +125,7 @@ def intensity_targets(texts: list[str], ratings: dict[str, dict[str, int]]) -> n
     for i, text in enumerate(texts):
         for j, emotion in enumerate(EKMAN.emotion_labels):
             if emotion in ratings.get(text, {}):
-                out[i, j] = ratings[text][emotion] / semeval2025.INTENSITY_LEVELS
+                out[i, j] = ratings[text][emotion] / INTENSITY_SCALE[1]
     return out
 
 

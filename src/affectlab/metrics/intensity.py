@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from affectlab.labels import INTENSITY_SCALE
+
 
 def pearson_per_emotion(gold: np.ndarray, predicted: np.ndarray) -> list[float]:
     """Pearson's r of each column of ``gold`` and ``predicted`` (rows are texts), over the rows where the gold is
@@ -46,5 +48,5 @@ def pearson_intensity_ci(
 def intensity_levels(raw: np.ndarray, predicted: np.ndarray) -> np.ndarray:
     """The 0-3 levels shown beside the labels: an emotion the decision does not predict is 0 (as in track B, where
     a rating above 0 is exactly a track A label), a predicted one its rounded rating but at least 1."""
-    levels = np.clip(np.rint(np.asarray(raw, dtype=np.float64)), 1, 3)
+    levels = np.clip(np.rint(np.asarray(raw, dtype=np.float64)), 1, INTENSITY_SCALE[1])
     return np.where(np.asarray(predicted) > 0, levels, 0).astype(np.int8)
