@@ -1,0 +1,197 @@
+"""The training data of the shipped default, assembled from the emotion datasets: which datasets train which of
+the encoder's heads (:data:`SOURCES`), their rows and target matrices per head (NaN where a dataset does not
+annotate a label; track B intensities joined to track A by text), and the joined train and dev splits a head's
+members are trained and tuned on (:func:`joined_data`)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from affectlab.datasets import DatasetSpec, resolve_dataset, semeval2025
+from affectlab.detectors.default import HeadRecipe
+from affectlab.errors import InputError
+from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, LabelSpace
+
+
+@dataclass(frozen=True)
+class SourceRecipe:
+    """A dataset, the heads its rows train, how many of its rows an epoch draws (None: all), how many of its dev
+    rows score each epoch (None: all), and the SemEval-2025 language whose track B intensities train the
+    ``intensity`` head on its rows (None: no intensities)."""
+
+    dataset: str
+    tasks: tuple[str, ...]
+    per_epoch: int | None = None
+    dev_rows: int | None = None
+    intensity: str | None = None
+
+
+BRIGHTER_PER_EPOCH = 600
+"""Rows an epoch draws from each SemEval-2025 language beyond the first three (1,000-3,700 training rows each): with
+28 languages, all of every language each epoch would not fit a 2-core CPU."""
+_FIRST_LANGUAGES = ("ukr", "eng", "esp")
+
+
+def _brighter_source(lang: str) -> SourceRecipe:
+    dataset = "emobench-ua" if lang == "ukr" else f"semeval2025-{lang}"
+    per_epoch = {"ukr": None, "eng": 1500, "esp": 1500, "rus": 1000}.get(lang, BRIGHTER_PER_EPOCH)
+    has_train_intensities = "train" in semeval2025.INTENSITY_SPLITS.get(lang, ())
+    return SourceRecipe(dataset, ("ekman",), per_epoch, intensity=lang if has_train_intensities else None)
+
+
+SOURCES = (
+    *(_brighter_source(lang) for lang in (*_FIRST_LANGUAGES, *sorted(set(semeval2025.LANGS) - set(_FIRST_LANGUAGES)))),
+    SourceRecipe("goemotions", ("goemotions", "ekman"), per_epoch=8000, dev_rows=2000),
+    SourceRecipe("emocontext", ("emocontext",), per_epoch=4000, dev_rows=1500),
+)
+"""All 28 track A languages (Ukrainian as EmoBench-UA, scored by its paper's 7-label metric), GoEmotions and
+EmoContext. An epoch is about 32,000 rows."""
+INTENSITY = "intensity"
+"""The regression head of track B's 0-3 ratings (scaled to 0-1), one output per Ekman emotion."""
+GOEMOTIONS_EKMAN = "goemotions-ekman"
+"""GoEmotions rows train the ``ekman`` head through this mapped view of the same comments."""
+
+
+def ekman_targets(labels: list[list[str]], space: LabelSpace) -> np.ndarray:
+    """Float targets in the Ekman head's order: NaN for a label the dataset's ``space`` does not annotate, and
+    ``none`` derived (true exactly when no emotion is) where the space has no none label."""
+    encoded = space.encode(labels).astype(np.float32)
+    out = np.full((len(labels), len(EKMAN)), np.nan, dtype=np.float32)
+    for j, label in enumerate(EKMAN.labels):
+        if label in space.labels:
+            out[:, j] = encoded[:, space.labels.index(label)]
+    if EKMAN.none_label not in space.labels:
+        emotions = [j for j, label in enumerate(EKMAN.labels) if label != EKMAN.none_label]
+        out[:, EKMAN.labels.index(EKMAN.none_label)] = (np.nansum(out[:, emotions], axis=1) == 0).astype(np.float32)
+    return out
+
+
+def intensity_targets(texts: list[str], ratings: dict[str, dict[str, int]]) -> np.ndarray:
+    """The ``intensity`` head's targets of ``texts``: each Ekman emotion's rating / 3 from ``ratings`` (text ->
+    emotion -> 0-3), NaN for a text without ratings and an emotion its language does not rate."""
+    out = np.full((len(texts), len(EKMAN.emotion_labels)), np.nan, dtype=np.float32)
+    for i, text in enumerate(texts):
+        for j, emotion in enumerate(EKMAN.emotion_labels):
+            if emotion in ratings.get(text, {}):
+                out[i, j] = ratings[text][emotion] / INTENSITY_SCALE[1]
+    return out
+
+
+@dataclass
+class SplitRows:
+    """A source's rows of one split as training and scoring read them: texts, the joined earlier turns (None where
+    no head reads them) and the target matrix per head."""
+
+    texts: list[str]
+    context: list[str] | None
+    targets: dict[str, np.ndarray]
+    langs: list[str]
+
+
+def split_rows(recipe: SourceRecipe, name: str, split: Any, data_dir: str | os.PathLike[str] | None) -> SplitRows:
+    """``split`` (called ``name``) of ``recipe``'s dataset with its targets; where the recipe has track B
+    intensities, they are joined by text and the track B rows track A lacks are added (with ``ekman`` targets on
+    train, where they teach, and none on dev, so the dev score stays track A's)."""
+    rows = SplitRows(
+        list(split["text"]), context_texts(split) if "emocontext" in recipe.tasks else None,
+        task_targets(recipe, split, data_dir), list(split["lang"]),
+    )  # fmt: skip
+    if recipe.intensity is None:
+        return rows
+    ratings = semeval2025.intensities_by_text(recipe.intensity, name, data_dir)
+    rows.targets[INTENSITY] = intensity_targets(rows.texts, ratings)
+    known = set(rows.texts)
+    extra = [text for text in ratings if text not in known]
+    if not extra:
+        return rows
+    space = semeval2025.intensity_label_space(recipe.intensity)
+    labels = [[e for e, v in ratings[text].items() if v > 0] or ["none"] for text in extra]
+    extra_ekman = ekman_targets(labels, space) if name == "train" else np.full((len(extra), len(EKMAN)), np.nan)
+    rows.targets["ekman"] = np.vstack([rows.targets["ekman"], extra_ekman.astype(np.float32)])
+    rows.targets[INTENSITY] = np.vstack([rows.targets[INTENSITY], intensity_targets(extra, ratings)])
+    rows.texts += extra
+    rows.langs += [semeval2025.LANGS[recipe.intensity]] * len(extra)
+    return rows
+
+
+def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[str] | None) -> dict[str, np.ndarray]:
+    """Per head, the float target matrix of a split's rows (NaN where not annotated)."""
+    spec, _ = resolve_dataset(recipe.dataset, data_dir)
+    targets = {}
+    for task in recipe.tasks:
+        space = TAXONOMY_RECORDS.get(task).space
+        if task == "ekman" and recipe.dataset == "goemotions":
+            targets[task] = ekman_targets(_mapped_labels(split, data_dir), EKMAN)
+        elif task == "ekman":
+            targets[task] = ekman_targets(split["labels"], spec.label_space)
+        else:
+            targets[task] = space.encode(split["labels"]).astype(np.float32)
+    return targets
+
+
+def _mapped_labels(split: Any, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
+    """The Ekman labels of GoEmotions rows, from the mapped view of the same comments (joined on ``id``)."""
+    _, mapped = resolve_dataset(GOEMOTIONS_EKMAN, data_dir)
+    by_id: dict[str, list[str]] = {}
+    for part in mapped.values():
+        by_id.update(zip(part["id"], part["labels"], strict=True))
+    try:
+        return [by_id[row_id] for row_id in split["id"]]
+    except KeyError as exc:
+        raise InputError(f"GoEmotions comment {exc} has no row in {GOEMOTIONS_EKMAN}") from None
+
+
+def context_texts(split: Any) -> list[str]:
+    """The earlier turns of each row joined by spaces (as ``embedding-lr`` embeds them)."""
+    return [" ".join(turns) for turns in split["context"]]
+
+
+def _first(split: Any, n: int | None) -> Any:
+    return split.select(range(min(n, len(split)))) if n is not None else split
+
+
+def _first_rows(rows: SplitRows, n: int) -> SplitRows:
+    return SplitRows(
+        rows.texts[:n], rows.context[:n] if rows.context is not None else None,
+        {task: target[:n] for task, target in rows.targets.items()}, rows.langs[:n],
+    )  # fmt: skip
+
+
+def source_splits(
+    source: SourceRecipe, data_dir: str | os.PathLike[str] | None, limit: int | None
+) -> tuple[SplitRows, SplitRows]:
+    """The train rows of ``source`` and the dev rows that score each epoch (``source.dev_rows`` of them), each cut to
+    their first ``limit`` rows when given (tests)."""
+    _, data = resolve_dataset(source.dataset, data_dir)
+    train = split_rows(source, "train", _first(data["train"], limit), data_dir)
+    dev = split_rows(source, "dev", _first(data["dev"], limit if limit else source.dev_rows), data_dir)
+    if limit is not None:  # the added track B rows too
+        train, dev = _first_rows(train, limit), _first_rows(dev, limit)
+    return train, dev
+
+
+def joined_data(
+    recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None
+) -> tuple[DatasetSpec, Any]:
+    """The train and dev splits of the datasets ``names`` joined in the recipe's label space."""
+    from datasets import DatasetDict, concatenate_datasets
+
+    loaded = [resolve_dataset(name, data_dir)[1] for name in names]
+    joined = DatasetDict({split: concatenate_datasets([data[split] for data in loaded]) for split in ("train", "dev")})
+    spec = DatasetSpec(
+        name=f"default-{recipe.name}",
+        title=f"training data of the default {recipe.name} head",
+        label_space=recipe.space,
+        primary_metric=recipe.primary_metric,
+        languages=(),
+        splits=("train", "dev"),
+        loader=lambda _dir: joined,
+        source=" + ".join(names),
+        license="",
+        citation="",
+    )
+    return spec, joined
