@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.build.heads import ENCODER, tfidf_member
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors.ensemble import combine, tune_ensemble_weights
 from affectlab.detectors.registry import create_detector
 from affectlab.encoders.sentence import embedding_cache
-from affectlab.evaluation.default_build import ENCODER, tfidf_member
 from affectlab.evaluation.training import train_detector
 from affectlab.metrics.classification import primary_score
 from affectlab.metrics.thresholds import fit_decision

@@ -17,10 +17,10 @@ import platform
 import time
 from pathlib import Path
 
+from affectlab.build.sources import joined_data
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors import create_detector
 from affectlab.detectors.default import HeadRecipe
-from affectlab.evaluation.default_build import joined_data
 from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import train_detector
 from affectlab.labels import EKMAN

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from affectlab.build.jobs import build_default
 from affectlab.errors import InputError
-from affectlab.evaluation.default_build import build_default
 from fuzz_support import invoke
 
 NO_DATA = "/nonexistent/data"  # anything loaded from here would fail with another message

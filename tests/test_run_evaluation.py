@@ -5,7 +5,7 @@ import json
 import pytest
 
 from affectlab.errors import InputError
-from affectlab.evaluation.run import run_evaluation
+from affectlab.evaluation.jobs import run_evaluation
 from affectlab.evaluation.store import RunStore
 from fuzz_support import check_exit, invoke
 

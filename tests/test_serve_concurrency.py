@@ -15,10 +15,10 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
+from affectlab.build.heads import ENCODER  # noqa: E402
 from affectlab.detectors import create_detector  # noqa: E402
 from affectlab.detectors.default import load_default  # noqa: E402
 from affectlab.encoders.sentence import forget_encoder  # noqa: E402
-from affectlab.evaluation.default_build import ENCODER  # noqa: E402
 from affectlab.serve.app import create_app  # noqa: E402
 from serving import running  # noqa: E402
 from tiny_models import TOY_SPACE, TOY_TEXTS, TOY_Y  # noqa: E402

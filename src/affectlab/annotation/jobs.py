@@ -4,7 +4,7 @@ labels and write the report and its chart."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from affectlab.annotation.aggregation import Aggregation, aggregate
@@ -14,12 +14,9 @@ from affectlab.annotation.files import write_aggregation
 from affectlab.annotation.readers import Level, RatingsSource
 from affectlab.annotation.report import agreement_chart, markdown_report
 from affectlab.io.atomic import write_atomically
+from affectlab.io.progress import Progress, quiet
 
 REPORT_FILE, CHART_FILE = "report.md", "agreement.png"
-
-
-def _quiet(_message: str) -> None:
-    """No progress report."""
 
 
 def aggregate_ratings(
@@ -27,7 +24,7 @@ def aggregate_ratings(
     method: str = "dawid-skene",
     min_confidence: float = 0.9,
     out: str | Path | None = None,
-    progress: Callable[[str], None] = _quiet,
+    progress: Progress = quiet,
 ) -> Aggregation:
     """Aggregate the ratings into one label set per item (crowd-kit's ``method``, one model per label) and write
     them to ``out`` (CSV, TSV or JSON Lines, atomically) when given."""
@@ -50,7 +47,7 @@ def write_report(
     level: Level | None = None,
     n_bootstrap: int = 1000,
     command: str = "",
-    progress: Callable[[str], None] = _quiet,
+    progress: Progress = quiet,
 ) -> tuple[Path, Path]:
     """Write ``report.md`` (the data, agreement per label with 95 % intervals, the aggregation, the comparison with
     the ``gold`` labels if any, and ``command``, the command line that made it) and ``agreement.png`` (alpha per

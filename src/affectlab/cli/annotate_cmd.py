@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -17,7 +18,7 @@ from affectlab.annotation.files import output_suffix, read_aggregation
 from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import RATING_SCALE, RatingsSource
 from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
-from affectlab.cli.options import Json
+from affectlab.cli.options import Json, option_group, optional, takes_option_groups
 from affectlab.cli.output import print_json, stage_progress, stdout
 from affectlab.errors import InputError
 from affectlab.io.outputs import check_output_dir
@@ -37,44 +38,33 @@ Layout = typer.Option(
     "per annotator; auto: wide with --annotator-cols or a column whose name starts with 'Annotator' (but is not "
     "'annotator'), else long.",
 )
-ItemCol = typer.Option(
-    None,
+ItemCol = optional(
     "--item-col",
-    help="Column with the item id (default: the first of item, item_id, text_id, id, unit, ... in the file).",
-    show_default=False,
+    "Column with the item id (default: the first of item, item_id, text_id, id, unit, ... in the file).",
 )
-AnnotatorCol = typer.Option(
-    None,
+AnnotatorCol = optional(
     "--annotator-col",
-    help="Long layout: column with the annotator id (default: the first of annotator, annotator_id, rater, "
+    "Long layout: column with the annotator id (default: the first of annotator, annotator_id, rater, "
     "worker, ... in the file).",
-    show_default=False,
 )
-LabelCol = typer.Option(
-    None,
+LabelCol = optional(
     "--label-col",
-    help="Column with the label (default: the first of label, emotion, category, class, question in the file).",
-    show_default=False,
+    "Column with the label (default: the first of label, emotion, category, class, question in the file).",
 )
-ValueCol = typer.Option(
-    None,
+ValueCol = optional(
     "--value-col",
-    help="Long layout: column with each rating's number (0/1 presence, 0-3 intensity). Without it a row means "
+    "Long layout: column with each rating's number (0/1 presence, 0-3 intensity). Without it a row means "
     "'this annotator chose this label', and every other label counts as 0 for that annotator and item.",
 )
 TextCol = typer.Option(None, "--text-col", help="Column with the item's text (needed to join gold labels by text).")
-AnnotatorCols = typer.Option(
-    None,
+AnnotatorCols = optional(
     "--annotator-cols",
-    help="Wide layout: the annotator columns, comma-separated (default: every column starting with 'Annotator').",
-    show_default=False,
+    "Wide layout: the annotator columns, comma-separated (default: every column starting with 'Annotator').",
 )
-Labels = typer.Option(
-    None,
+Labels = optional(
     "--labels",
-    help="The declared label set, comma-separated, in order; a label outside it is an error (default: the labels "
+    "The declared label set, comma-separated, in order; a label outside it is an error (default: the labels "
     "found, sorted).",
-    show_default=False,
 )
 Binarize = typer.Option(False, "--binarize", help="Treat every rating above 0 as 1 (present) and 0 as absent.")
 Method = typer.Option(
@@ -85,11 +75,9 @@ MinConfidence = typer.Option(
     "--min-confidence",
     help="An item passes when each of its label questions has at least this confidence (EmoBench-UA's rule).",
 )
-MeasurementLevel = typer.Option(
-    None,
+MeasurementLevel = optional(
     "--level",
-    help=f"How values compare: {', '.join(LEVELS)} (default: nominal for 0/1 ratings, else ordinal).",
-    show_default=False,
+    f"How values compare: {', '.join(LEVELS)} (default: nominal for 0/1 ratings, else ordinal).",
 )
 RatingScale = typer.Option(
     "-".join(map(str, RATING_SCALE)),
@@ -100,14 +88,7 @@ RatingScale = typer.Option(
 Bootstrap = typer.Option(1000, "--bootstrap", help="Resamples of the items for the 95% intervals (0: none).")
 
 
-@app.command("aggregate")
-def aggregate_command(
-    file: Path = RatingsFile,
-    method: str = Method,
-    min_confidence: float = MinConfidence,
-    out: Path | None = typer.Option(
-        None, "--out", "-o", help="Write one row per item here: .csv, .tsv or .jsonl.", show_default=False
-    ),
+def ratings_reading(
     layout: str = Layout,
     item_col: str | None = ItemCol,
     annotator_col: str | None = AnnotatorCol,
@@ -118,6 +99,33 @@ def aggregate_command(
     labels: str | None = Labels,
     binarize_values: bool = Binarize,
     scale: str = RatingScale,
+) -> Callable[[Path], RatingsSource]:
+    """How to read a ratings file: the options of every command that reads one, checked when a file is read (the
+    comma-separated ones split and ``--scale`` parsed), after the command's own checks."""
+
+    def source(file: Path) -> RatingsSource:
+        return RatingsSource(
+            file, layout, item_col, annotator_col, label_col, value_col, text_col,
+            _split_list("--annotator-cols", annotator_cols), _split_list("--labels", labels), _parse_scale(scale),
+            binarize_values,
+        )  # fmt: skip
+
+    return source
+
+
+RatingsReading = option_group(ratings_reading)
+
+
+@app.command("aggregate")
+@takes_option_groups
+def aggregate_command(
+    file: Path = RatingsFile,
+    method: str = Method,
+    min_confidence: float = MinConfidence,
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Write one row per item here: .csv, .tsv or .jsonl.", show_default=False
+    ),
+    reading: Callable[[Path], RatingsSource] = RatingsReading,
     as_json: bool = Json,
 ) -> None:
     """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
@@ -125,8 +133,7 @@ def aggregate_command(
     if out is not None:
         output_suffix(out)
         _check_not_input(out, file)
-    ratings = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
-                              labels, binarize_values, scale)  # fmt: skip
+    ratings = reading(file)
     with stage_progress(not as_json) as progress:
         aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress)
     summary = aggregation_summary(aggregation)
@@ -139,20 +146,12 @@ def aggregate_command(
 
 
 @app.command("agreement")
+@takes_option_groups
 def agreement_command(
     file: Path = RatingsFile,
     level: str | None = MeasurementLevel,
     bootstrap: int = Bootstrap,
-    layout: str = Layout,
-    item_col: str | None = ItemCol,
-    annotator_col: str | None = AnnotatorCol,
-    label_col: str | None = LabelCol,
-    value_col: str | None = ValueCol,
-    text_col: str | None = TextCol,
-    annotator_cols: str | None = AnnotatorCols,
-    labels: str | None = Labels,
-    binarize_values: bool = Binarize,
-    scale: str = RatingScale,
+    reading: Callable[[Path], RatingsSource] = RatingsReading,
     as_json: bool = Json,
 ) -> None:
     """Agreement between annotators, overall and per label, with 95% bootstrap intervals.
@@ -160,8 +159,7 @@ def agreement_command(
     Krippendorff's alpha, Fleiss' kappa, mean pairwise Cohen's kappa and GoEmotions' interrater correlation.
     """
     checked_level = _check_agreement_options(level, bootstrap)
-    source = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
-                             labels, binarize_values, scale)  # fmt: skip
+    source = reading(file)
     with stage_progress(not as_json) as progress:
         progress(f"reading {file.name}")
         ratings = source.read(checked_level)
@@ -208,6 +206,7 @@ def compare_command(
 
 
 @app.command("report")
+@takes_option_groups
 def report_command(
     context: typer.Context,
     file: Path = RatingsFile,
@@ -224,16 +223,7 @@ def report_command(
     ),
     level: str | None = MeasurementLevel,
     bootstrap: int = Bootstrap,
-    layout: str = Layout,
-    item_col: str | None = ItemCol,
-    annotator_col: str | None = AnnotatorCol,
-    label_col: str | None = LabelCol,
-    value_col: str | None = ValueCol,
-    text_col: str | None = TextCol,
-    annotator_cols: str | None = AnnotatorCols,
-    labels: str | None = Labels,
-    binarize_values: bool = Binarize,
-    scale: str = RatingScale,
+    reading: Callable[[Path], RatingsSource] = RatingsReading,
 ) -> None:
     """Write report.md, a short report a dataset paper can cite, and agreement.png, alpha per label.
 
@@ -242,33 +232,11 @@ def report_command(
     _check_choice("--method", method, METHODS)
     checked_level = _check_agreement_options(level, bootstrap)
     check_output_dir(out)
-    ratings = _ratings_source(file, layout, item_col, annotator_col, label_col, value_col, text_col, annotator_cols,
-                              labels, binarize_values, scale)  # fmt: skip
+    ratings = reading(file)
     with stage_progress() as progress:
         paths = write_report(ratings, out, method, min_confidence, gold or (), checked_level, bootstrap,
                              _command_line(context), progress)  # fmt: skip
     stdout.print(f"wrote {escape(str(paths[0]))} and {escape(str(paths[1]))}", highlight=False)
-
-
-def _ratings_source(
-    file: Path,
-    layout: str,
-    item_col: str | None,
-    annotator_col: str | None,
-    label_col: str | None,
-    value_col: str | None,
-    text_col: str | None,
-    annotator_cols: str | None,
-    labels: str | None,
-    binarize_values: bool,
-    scale: str,
-) -> RatingsSource:
-    """The ratings file and its reading options, the comma-separated ones split and ``--scale`` parsed."""
-    return RatingsSource(
-        file, layout, item_col, annotator_col, label_col, value_col, text_col,
-        _split_list("--annotator-cols", annotator_cols), _split_list("--labels", labels), _parse_scale(scale),
-        binarize_values,
-    )  # fmt: skip
 
 
 def _parse_scale(value: str) -> tuple[float, float]:

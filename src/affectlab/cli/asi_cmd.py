@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import typer
 
 from affectlab.cli.options import DataDir, Json
 from affectlab.cli.output import count_progress, print_json, stage_progress, stdout
-from affectlab.errors import InputError
-from affectlab.openstates.predictors import resolve_predictor
 
 app = typer.Typer(
     help="Open-ended affective states (MASIVE): collect masked data, train, evaluate, fixed-label evaluation.",
@@ -46,7 +43,7 @@ def collect_command(
     as_json: bool = Json,
 ) -> None:
     """Bootstrap affective states from a corpus (MASIVE 3.1), mask them with T5 sentinels and split train/test."""
-    from affectlab.openstates.collect.job import collect_states
+    from affectlab.openstates.jobs import collect_states
 
     with stage_progress(not as_json) as progress:
         report = collect_states(inputs, lang, out, rounds, seeds, single_form, grow, unseen, test_fraction, seed,
@@ -72,11 +69,10 @@ def recipe_command(
 ) -> None:
     """Run the collector on the local datasets (GoEmotions, EmoContext, SemEval-2025 eng/esp), relaxed to the
     single "I feel X" form, and write the masked sets with a summary.json."""
-    from affectlab.openstates.collect.recipe import build_recipe
+    from affectlab.openstates.jobs import collect_recipe
 
     with stage_progress(not as_json) as progress:
-        progress("collecting from the local datasets")
-        report = build_recipe(data_dir, out, rounds=rounds, seed=seed)
+        report = collect_recipe(data_dir, out, rounds, seed, progress)
     if as_json:
         print_json(report)
         return
@@ -106,26 +102,16 @@ def train_command(
 ) -> None:
     """Fine-tune a seq2seq model to fill the masks (MASIVE App. D.1: batch 4, 3 epochs, Adafactor, lr 1e-4)."""
     from affectlab.cli.options import parse_params
-    from affectlab.openstates.collect.dataset import read_records
-    from affectlab.openstates.predictors.seq2seq import Seq2SeqStatePredictor
+    from affectlab.openstates.jobs import train_seq2seq_predictor
 
-    if not model.startswith("seq2seq:"):
-        raise InputError("asi train takes seq2seq:PATH (the default predictor is built by `asi build-default`)")
-    records = [r for r in read_records(data) if r.get("split") == "train"]
-    if not records:
-        raise InputError(f"{data} has no train split records")
     with stage_progress(not as_json) as progress:
-        progress("loading the model")
-        predictor = Seq2SeqStatePredictor(model.removeprefix("seq2seq:"), device=device, **parse_params(params))
-        predictor.fit([r["masked"] for r in records], [r["target"] for r in records], progress=progress)
-        predictor.save(out)
-    report = {"out": str(out), "n_train": len(records), "history": predictor.history}
+        report = train_seq2seq_predictor(model, data, out, parse_params(params), device, progress)
     if as_json:
         print_json(report)
     else:
-        last = predictor.history[-1]
+        last = report["history"][-1]
         stdout.print(
-            f"trained on {len(records):,} posts (loss {last['loss']:.3f}, {last['samples_per_s']} samples/s); "
+            f"trained on {report['n_train']:,} posts (loss {last['loss']:.3f}, {last['samples_per_s']} samples/s); "
             f"saved to {out}",
             highlight=False,
         )
@@ -147,25 +133,11 @@ def eval_command(
 ) -> None:
     """Predict the masked affective states of a collected set and score them: top-k accuracy, similarity, and
     seen/unseen, negation and gender breakdowns."""
-    from affectlab.openstates.collect.dataset import read_records, write_records
-    from affectlab.openstates.contextual import default_embedder
-    from affectlab.openstates.evaluation import evaluate_open
+    from affectlab.openstates.jobs import evaluate_predictor
 
-    records = [r for r in read_records(data) if split == "all" or r.get("split") == split]
-    records = records[:limit] if limit else records
-    if not records:
-        raise InputError(f"{data} has no {split} records")
     with stage_progress(not as_json) as progress:
-        progress("loading the predictor")
-        predictor = resolve_predictor(model, llm_base_url)
-        embedder = None if similarity_model == "none" else default_embedder(similarity_model)
-        progress(f"predicting {len(records):,} posts")
-        result = evaluate_open(predictor, records, k, embedder)
-    report = {"model": model, "data": str(data), "split": split, **result["report"]}
-    if predictions_out is not None:
-        rows = [{"id": r["id"], "terms": r["terms"], "predicted": [[t.to_dict() for t in m] for m in p]}
-                for r, p in zip(records, result["predictions"], strict=True)]  # fmt: skip
-        write_records(predictions_out, rows)
+        report = evaluate_predictor(data, model, split, k, similarity_model, limit, predictions_out, llm_base_url,
+                                    progress)  # fmt: skip
     if as_json:
         print_json(report)
         return
@@ -202,19 +174,12 @@ def fixed_label_command(
 ) -> None:
     """MASIVE 4.2.2: append "I feel <extra_id_0>", rank the label words by likelihood, and report macro P/R/F1
     of the most likely label plus generative top-k accuracy."""
-    from affectlab.datasets import first_rows, resolve_dataset
-    from affectlab.openstates.evaluation import fixed_label_eval
+    from affectlab.openstates.jobs import load_fixed_label_run
 
-    with stage_progress(not as_json) as progress:
-        progress(f"loading {dataset}")
-        spec, data = resolve_dataset(dataset, data_dir)
-        if split not in data:
-            raise InputError(f"{dataset} has no {split} split (splits: {', '.join(data)})")
-        rows = first_rows(data, split, limit)[split] if limit else data[split]
-        predictor = resolve_predictor(model)
+    with stage_progress(not as_json) as progress:  # loading, then ranking: one live display at a time
+        run = load_fixed_label_run(dataset, model, split, limit, data_dir, progress)
     with count_progress("ranking label words", not as_json) as ranked:
-        evaluation = fixed_label_eval(predictor, dataset, rows, k, spec.label_space, progress=ranked)
-    report = {"model": model, "split": split, **evaluation}
+        report = run.score(k, ranked)
     if as_json:
         print_json(report)
         return
@@ -236,21 +201,13 @@ def build_default_command(
     as_json: bool = Json,
 ) -> None:
     """Train the embedded open-state predictor behind `detect --open` from the recipe and the labelled datasets."""
-    from affectlab.openstates.predictors.embedded import HEADS_DIR, build_open_default
+    from affectlab.openstates.jobs import build_open_predictor
 
-    target = out or HEADS_DIR
-    with stage_progress(not as_json) as progress, tempfile.TemporaryDirectory() as scratch:
-        if recipe is None:
-            from affectlab.openstates.collect.recipe import build_recipe
-
-            progress("collecting the recipe")
-            recipe = Path(scratch)
-            build_recipe(data_dir, recipe)
-        predictor = build_open_default(recipe, data_dir, target, progress=progress)
-    report = {"out": str(target), "training": predictor.training_}
+    with stage_progress(not as_json) as progress:
+        report = build_open_predictor(recipe, out, data_dir, progress)
     if as_json:
         print_json(report)
     else:
-        for lang, entry in predictor.training_.items():
+        for lang, entry in report["training"].items():
             stdout.print(f"{lang}: {entry['examples']:,} examples, {entry['terms']:,} terms", highlight=False)
-        stdout.print(f"written to {target}", highlight=False)
+        stdout.print(f"written to {report['out']}", highlight=False)

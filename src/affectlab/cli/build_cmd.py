@@ -58,9 +58,9 @@ def build_default_command(
     """Train the default heads (fine-tuned encoder + n-gram ensembles) and record their test scores.
 
     With --fine-tune, the shared encoder is fine-tuned and exported first."""
+    from affectlab.build.jobs import build_default
     from affectlab.detectors.default import HEADS_DIR, TAXONOMIES
     from affectlab.errors import InputError
-    from affectlab.evaluation.default_build import build_default
 
     if not fine_tune and (encoder_out is not None or trained_dir is not None or continue_from is not None):
         raise InputError("--encoder-out, --trained-dir and --continue-from go with --fine-tune")

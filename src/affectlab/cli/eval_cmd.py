@@ -6,21 +6,11 @@ from pathlib import Path
 
 import typer
 
-from affectlab.cli.options import (
-    ContextCol,
-    DataDir,
-    Json,
-    LabelCol,
-    LabelSep,
-    Params,
-    SplitCol,
-    TextCol,
-    file_options,
-    parse_params,
-)
+from affectlab.cli.options import DataDir, Json, Params, UserFileColumns, optional, parse_params, takes_option_groups
 from affectlab.cli.output import print_json, print_notes, print_scores, stage_progress
+from affectlab.datasets import FileOptions
 from affectlab.errors import InputError
-from affectlab.evaluation.run import run_evaluation
+from affectlab.evaluation.jobs import run_evaluation
 
 ModelOption = typer.Option(
     ...,
@@ -35,18 +25,14 @@ LimitOption = typer.Option(
     help="Score only the first N rows of the split (for expensive models).",
     show_default=False,
 )
-LlmBaseUrlOption = typer.Option(
-    None,
+LlmBaseUrlOption = optional(
     "--llm-base-url",
-    help="With --model llm:NAME: an OpenAI-compatible server (key from OPENAI_API_KEY or AFFECTLAB_LLM_API_KEY); "
+    "With --model llm:NAME: an OpenAI-compatible server (key from OPENAI_API_KEY or AFFECTLAB_LLM_API_KEY); "
     "without it NAME is a local causal LM directory.",
-    show_default=False,
 )
-PromptOption = typer.Option(
-    None,
+PromptOption = optional(
     "--prompt",
-    help="With --model llm:NAME: the EmoBench-UA App. G prompt language, en or uk.",
-    show_default=False,
+    "With --model llm:NAME: the EmoBench-UA App. G prompt language, en or uk.",
 )
 RecordRunOption = typer.Option(
     True, "--record/--no-record", help="Keep the run in the results store (affectlab runs list)."
@@ -56,6 +42,7 @@ RunsDbOption = typer.Option(
 )
 
 
+@takes_option_groups
 def evaluate_command(
     model: str = ModelOption,
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
@@ -67,11 +54,7 @@ def evaluate_command(
     data_dir: Path | None = DataDir,
     params: list[str] | None = Params,
     bootstrap: int = typer.Option(1000, "--bootstrap", min=10, help="Bootstrap resamples for the 95% intervals."),
-    text_col: str = TextCol,
-    label_col: str | None = LabelCol,
-    label_sep: str | None = LabelSep,
-    split_col: str | None = SplitCol,
-    context_col: str | None = ContextCol,
+    columns: FileOptions = UserFileColumns,
     record_run: bool = RecordRunOption,
     runs_db: Path | None = RunsDbOption,
     as_json: bool = Json,
@@ -79,7 +62,6 @@ def evaluate_command(
     """Score a model on a dataset split: per-label F1, macro P/R/F1 and the dataset's primary metric with a 95%
     bootstrap interval. A model kind is first trained on the dataset's train split (thresholds tuned on dev)."""
     model_params = {**_llm_options(model, llm_base_url, prompt), **parse_params(params)}
-    columns = file_options(text_col, label_col, label_sep, split_col, context_col)
     with stage_progress(not as_json) as progress:
         record = run_evaluation(
             model, dataset, split, fast=fast, params=model_params, data_dir=data_dir, file_options=columns,

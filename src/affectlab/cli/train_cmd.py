@@ -6,20 +6,10 @@ from pathlib import Path
 
 import typer
 
-from affectlab.cli.options import (
-    ContextCol,
-    DataDir,
-    Json,
-    LabelCol,
-    LabelSep,
-    Params,
-    SplitCol,
-    TextCol,
-    file_options,
-    parse_params,
-)
+from affectlab.cli.options import DataDir, Json, Params, UserFileColumns, optional, parse_params, takes_option_groups
 from affectlab.cli.output import print_json, stage_progress, stdout
-from affectlab.evaluation.run import train_and_save
+from affectlab.datasets import FileOptions
+from affectlab.evaluation.jobs import train_and_save
 
 ModelOption = typer.Argument(
     ...,
@@ -28,17 +18,14 @@ ModelOption = typer.Argument(
     "server).",
 )
 OutOption = typer.Option(None, "--out", "-o", help="Where to save the model (default: models/MODEL-DATASET).")
-TranslatorOption = typer.Option(
-    None,
+TranslatorOption = optional(
     "--translator",
-    help="Translate-train: a local MarianMT/NLLB directory; every split is translated (and cached) before training.",
-    show_default=False,
+    "Translate-train: a local MarianMT/NLLB directory; every split is translated (and cached) before training.",
 )
-TranslateOption = typer.Option(
-    None, "--translate", help="With --translator: SOURCE:TARGET languages, e.g. en:uk.", show_default=False
-)
+TranslateOption = optional("--translate", "With --translator: SOURCE:TARGET languages, e.g. en:uk.")
 
 
+@takes_option_groups
 def train(
     model: str = ModelOption,
     dataset: str = typer.Option(..., "--dataset", "-d", help="Dataset name or a labelled user file/directory."),
@@ -47,15 +34,10 @@ def train(
     params: list[str] | None = Params,
     translator: Path | None = TranslatorOption,
     translate: str | None = TranslateOption,
-    text_col: str = TextCol,
-    label_col: str | None = LabelCol,
-    label_sep: str | None = LabelSep,
-    split_col: str | None = SplitCol,
-    context_col: str | None = ContextCol,
+    columns: FileOptions = UserFileColumns,
     as_json: bool = Json,
 ) -> None:
     """Train a detector on the train split, tune its thresholds on dev, and save it (JSON + npz)."""
-    columns = file_options(text_col, label_col, label_sep, split_col, context_col)
     with stage_progress(not as_json) as progress:
         result = train_and_save(
             model, dataset, out, params=parse_params(params), data_dir=data_dir, file_options=columns,

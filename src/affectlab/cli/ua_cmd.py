@@ -8,7 +8,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from affectlab.cli.options import DataDir, Json
+from affectlab.cli.options import DataDir, Json, optional
 from affectlab.cli.output import count_progress, print_json, stderr, stdout
 from affectlab.errors import AffectlabError, DataNotFoundError, InputError
 from affectlab.io.outputs import check_output_dir
@@ -71,23 +71,17 @@ ModelOption = typer.Option(
     "name the server knows (scored by exact match of its answer).",
     show_default=False,
 )
-EndpointOption = typer.Option(
-    None,
+EndpointOption = optional(
     "--endpoint",
-    help="Base URL of an OpenAI-compatible server, e.g. http://localhost:8000/v1.",
-    show_default=False,
+    "Base URL of an OpenAI-compatible server, e.g. http://localhost:8000/v1.",
 )
-InstancesFileOption = typer.Option(
-    None,
+InstancesFileOption = optional(
     "--file",
-    help="Evaluate instances from this JSON Lines file (from `ua generate`) instead.",
-    show_default=False,
+    "Evaluate instances from this JSON Lines file (from `ua generate`) instead.",
 )
-PredictionsOutOption = typer.Option(
-    None,
+PredictionsOutOption = optional(
     "--predictions",
-    help="Also write one JSON line per instance (prompt answer, prediction) here.",
-    show_default=False,
+    "Also write one JSON line per instance (prompt answer, prediction) here.",
 )
 
 

@@ -1,6 +1,7 @@
-"""One evaluation run end to end, as ``affectlab eval`` does it: resolve the model (the shipped default head for the
-dataset's labels, a saved model, or a kind trained here on the dataset's train split with thresholds tuned on dev),
-score the split with the dataset's metrics and bootstrap intervals, and record the run in the results store."""
+"""The whole jobs of ``affectlab eval`` and ``affectlab train``, one call each. An evaluation run end to end:
+resolve the model (the shipped default head for the dataset's labels, a saved model, or a kind trained here on the
+dataset's train split with thresholds tuned on dev), score the split with the dataset's metrics and bootstrap
+intervals, and record the run in the results store. Training: fit a kind, tune its decision on dev, save it."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.detectors import create_detector, is_model_dir
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
-from affectlab.evaluation.evaluate import Progress, check_rates_intensity, evaluate
+from affectlab.evaluation.evaluate import check_rates_intensity, evaluate
 from affectlab.evaluation.store import RunStore, model_label
 from affectlab.evaluation.training import train_detector
 from affectlab.io.outputs import check_output_dir
+from affectlab.io.progress import Progress, quiet
 
 
 def run_evaluation(
@@ -33,7 +35,7 @@ def run_evaluation(
     n_bootstrap: int = 1000,
     record: bool = True,
     runs_db: str | os.PathLike[str] | None = None,
-    progress: Progress = lambda _stage: None,
+    progress: Progress = quiet,
 ) -> dict[str, Any]:
     """Score ``model`` on ``dataset``'s ``split`` and return the run record (``affectlab eval --json``).
 
@@ -90,7 +92,7 @@ def train_and_save(
     file_options: FileOptions | None = None,
     translator: str | os.PathLike[str] | None = None,
     translate: str | None = None,
-    progress: Progress = lambda _stage: None,
+    progress: Progress = quiet,
 ) -> dict[str, Any]:
     """Train the model kind ``model`` (``params``: its parameters) on ``dataset``'s train split, tune its decision
     on dev and save it to ``out`` (default ``models/<model>-<dataset>``): ``affectlab train``. With ``translator``
