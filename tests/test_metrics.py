@@ -66,10 +66,11 @@ def test_bootstrap_of_a_perfect_prediction_is_a_point():
 
 def test_every_primary_metric_name_has_one_function_and_typos_get_a_suggestion():
     from affectlab.errors import UnknownNameError
-    from affectlab.labels import PRIMARY_METRIC_NAMES
-    from affectlab.metrics.classification import PRIMARY_METRICS, primary_score
+    from affectlab.metrics.classification import primary_score
+    from affectlab.metrics.registry import PRIMARY_METRIC_NAMES, PRIMARY_METRICS
 
     assert [name for name, _ in PRIMARY_METRICS.items()] == list(PRIMARY_METRIC_NAMES)
+    assert PRIMARY_METRIC_NAMES == ("macro_f1", "micro_f1_emotions", "macro_f1_emotions")
     with pytest.raises(UnknownNameError, match="did you mean 'macro_f1'"):
         primary_score("macro-f1", np.zeros((1, 2)), np.zeros((1, 2)), EKMAN)
 

@@ -311,21 +311,11 @@ def get_label_space(name: str) -> LabelSpace:
     return LABEL_SPACES.get(name)
 
 
-PRIMARY_METRIC_NAMES = ("macro_f1", "micro_f1_emotions", "macro_f1_emotions")
-"""The primary metrics a dataset or head may be judged by (their functions:
-:data:`affectlab.metrics.classification.PRIMARY_METRICS`): macro-F1 over all labels of the space, micro-F1 over
-the emotion labels (SemEval-2019 Task 3), or macro-F1 over the emotion labels (SemEval-2025 Task 11 track A's
-official score: ``none`` counts only through the emotions predicted for neutral texts)."""
-INTENSITY_METRIC_NAMES = ("pearson_intensity",)
-"""The primary metrics of intensity data (:mod:`affectlab.metrics.intensity`): SemEval-2025 track B's Pearson's r
-per emotion, averaged."""
-
-
 @dataclass(frozen=True)
 class Taxonomy:
-    """What a taxonomy is, said once: its label space, the primary metric its scores and decisions are judged by,
-    and whether its texts come with earlier dialogue turns. The default's heads, the encoder's training recipe, the
-    datasets and ``affectlab.detect`` read it."""
+    """What a taxonomy is, said once: its label space, the primary metric its scores and decisions are judged by (a
+    name of :data:`affectlab.metrics.registry.METRICS`), and whether its texts come with earlier dialogue turns.
+    The default's heads, the encoder's training recipe, the datasets and ``affectlab.detect`` read it."""
 
     name: str
     space: LabelSpace

@@ -13,7 +13,7 @@ texts/s) decides the rest:
   every tenth English one something else; BENCHMARKS.md);
 * other scripts (Arabic, Devanagari, Ethiopic, Han, ...): CLD3.
 
-Identifiers return the tags of :data:`affectlab.languages.BRIGHTER_LANGS` (``de``, ``pt-BR``, ...); Portuguese is
+Identifiers return the tags of :data:`affectlab.languages.LANGUAGES` (``de``, ``pt-BR``, ...); Portuguese is
 read as Brazilian (``pt-BR``) and Arabic as Moroccan (``ary``), the larger of each pair's training sets. No
 identifier tells Oromo, Tigrinya, Nigerian Pidgin, Kinyarwanda or Emakhuwa, so their texts need their ``lang``
 given. ``und`` means no language could be told (no letters).
@@ -26,20 +26,14 @@ import threading
 from functools import cache
 from typing import Any
 
-from affectlab.languages import BRIGHTER_LANGS as LANGS
+from affectlab.languages import LANGUAGES, tags_by_code
 
-SUPPORTED = frozenset(LANGS.values())
+SUPPORTED = frozenset(LANGUAGES)
 """The languages the default model was trained on (the 28 of SemEval-2025 Task 11 track A)."""
 UNDETERMINED = "und"
-ALIASES = {
-    **{tag.lower(): tag for tag in SUPPORTED},
-    **{code: tag for code, tag in LANGS.items()},
-    "ukr": "uk", "eng": "en", "spa": "es", "deu": "de", "ger": "de", "rus": "ru", "por": "pt-BR", "pt": "pt-BR",
-    "ar": "ary", "ara": "ary", "zho": "zh", "cmn": "zh", "zh-latn": "zh", "amh": "am", "tir": "ti", "hin": "hi",
-    "mar": "mr", "ron": "ro", "swe": "sv", "afr": "af", "hau": "ha", "ibo": "ig", "kin": "rw", "orm": "om",
-    "som": "so", "sun": "su", "swa": "sw", "tat": "tt", "yor": "yo",
-}  # fmt: skip
-"""Codes a caller or a dataset may give (ISO 639-1/639-3, the task's own), mapped to the tags above."""
+ALIASES = tags_by_code()
+"""Codes a caller or a dataset may give (ISO 639-1/639-3, the task's own), mapped to the tags above
+(:attr:`affectlab.languages.Language.codes`)."""
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 _LATIN = re.compile(r"[A-Za-zÀ-ÿ]")
 _LETTER = re.compile(r"[^\W\d_]")

@@ -20,6 +20,8 @@ from itertools import combinations
 
 import numpy as np
 
+from affectlab.metrics.bootstrap import percentile_intervals
+
 STATISTICS = ("krippendorff_alpha", "fleiss_kappa", "cohen_kappa_mean", "interrater_correlation")
 MAX_CELLS = 20_000_000
 CHUNK = 100  # resamples per matrix product, to bound memory
@@ -78,32 +80,24 @@ def intervals(
     live = [
         (name, stat, t) for name, by_stat in tables.items() for stat, t in by_stat.items() if isinstance(t, SumTable)
     ]
-    draws: dict[tuple[str, str], list[np.ndarray]] = {(name, stat): [] for name, stat, _ in live}
-    rng = np.random.default_rng(seed)
-    for start in range(0, n_bootstrap, CHUNK):
-        size = min(CHUNK, n_bootstrap - start)
-        weights = rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(float)
-        for name, stat, table in live:
-            draws[name, stat].append(table.statistic(weights))
+
+    def resampled_scores(weights: np.ndarray) -> np.ndarray:
+        return np.column_stack([table.statistic(weights) for _, _, table in live] or [np.empty((len(weights), 0))])
+
+    found = percentile_intervals(resampled_scores, n_items, n_bootstrap, confidence, seed, chunk=CHUNK)
+    live_intervals = {(name, stat): interval for (name, stat, _), interval in zip(live, found, strict=True)}
     return {
         name: {
-            stat: table
-            if isinstance(table, str)
-            else _percentile_interval(np.concatenate(draws[name, stat]), confidence)
+            stat: table if isinstance(table, str) else _defined(live_intervals[name, stat])
             for stat, table in by_stat.items()
         }
         for name, by_stat in tables.items()
     }
 
 
-def _percentile_interval(scores: np.ndarray, confidence: float) -> tuple[float, float] | str:
-    """The central ``confidence`` interval of the defined scores, or why there is none."""
-    scores = scores[np.isfinite(scores)]
-    if len(scores) == 0:
-        return "undefined in every bootstrap resample"
-    tail = (1.0 - confidence) / 2 * 100
-    low, high = np.percentile(scores, [tail, 100 - tail])
-    return float(low), float(high)
+def _defined(interval: tuple[float, float]) -> tuple[float, float] | str:
+    """The interval, or why there is none."""
+    return "undefined in every bootstrap resample" if np.isnan(interval[0]) else interval
 
 
 def sum_tables(values: np.ndarray, unit_items: np.ndarray, n_items: int, level: str) -> dict[str, SumTable | str]:

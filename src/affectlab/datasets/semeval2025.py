@@ -29,23 +29,18 @@ from affectlab.datasets.sources import data_file
 from affectlab.errors import InputError
 from affectlab.io.tables import read_delimited
 from affectlab.labels import EKMAN, INTENSITY_SCALE, LabelSpace
-from affectlab.languages import BRIGHTER_LANGS, BRIGHTER_LANGUAGE_NAMES
+from affectlab.languages import BRIGHTER_LANGS, BRIGHTER_LANGUAGE_NAMES, BY_CODE, SPLITS
 
-SPLITS = ("train", "dev", "test")
 LANGS = BRIGHTER_LANGS
 LANGUAGE_NAMES = BRIGHTER_LANGUAGE_NAMES
-EMOTIONS = {lang: EKMAN.emotion_labels for lang in LANGS} | {
-    "eng": tuple(label for label in EKMAN.emotion_labels if label != "disgust"),
-    "afr": tuple(label for label in EKMAN.emotion_labels if label != "surprise"),
-}
+EMOTIONS = {code: language.emotions for code, language in BY_CODE.items()}
 """The emotion columns each language annotates (the MANIFEST's table)."""
-WITHOUT_NEUTRAL = ("esp",)
+WITHOUT_NEUTRAL = tuple(code for code, language in BY_CODE.items() if not language.has_neutral)
 """Languages with no row without an emotion in any split: their label space has no ``none``."""
-INTENSITY_SPLITS = {
-    lang: SPLITS for lang in ("amh", "arq", "chn", "deu", "eng", "esp", "hau", "ptbr", "rus", "ukr")
-} | {"ron": ("dev", "test")}
-"""The languages Track B rates intensity in, and their splits."""
-"""Intensities run from 0 (absent) to 3 (high)."""
+_RATED = [(code, language.intensity_splits) for code, language in BY_CODE.items() if language.intensity_splits]
+INTENSITY_SPLITS = dict(sorted(_RATED, key=lambda rated: rated[1] != SPLITS))
+"""The languages Track B rates intensity in, and their splits (those with all three first: the order of the
+registered track B datasets)."""
 SPREADSHEET_ERRORS = {"#NAME?"}
 URL = (
     "https://raw.githubusercontent.com/emotion-analysis-project/SemEval2025-Task11/"
@@ -65,7 +60,11 @@ def label_space(lang: str) -> LabelSpace:
     """The language's emotion columns (:data:`EMOTIONS`) and ``none``: Ekman-6 + none for most; English has no
     disgust, Afrikaans no surprise, and every Spanish row carries an emotion (no ``none`` in any split), so their
     spaces leave those labels out rather than score an empty class."""
-    labels = [*EMOTIONS[lang], *([] if lang in WITHOUT_NEUTRAL else ["none"])]
+    return _ekman_space([*EMOTIONS[lang], *([] if lang in WITHOUT_NEUTRAL else ["none"])])
+
+
+def _ekman_space(labels: list[str]) -> LabelSpace:
+    """Ekman itself for all its labels, else the subset named by the labels it leaves out."""
     if tuple(labels) == EKMAN.labels:
         return EKMAN
     left_out = [label for label in EKMAN.labels if label not in labels]
@@ -113,11 +112,7 @@ def _gold_from_track_b(body_a: list[list[str]], body_b: list[list[str]], lang: s
 def intensity_label_space(lang: str) -> LabelSpace:
     """The labels of a Track B row: the language's emotions and ``none`` (every Track B language has rows rated 0
     throughout, Spanish too)."""
-    labels = [*EMOTIONS[lang], "none"]
-    if tuple(labels) == EKMAN.labels:
-        return EKMAN
-    left_out = [label for label in EKMAN.labels if label not in labels]
-    return EKMAN.subset("ekman-no-" + "-".join(left_out), labels)
+    return _ekman_space([*EMOTIONS[lang], "none"])
 
 
 def read_intensity_split(lang: str, split: str, data_dir: str | os.PathLike[str] | None) -> list[Example]:

@@ -7,17 +7,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from affectlab.labels import INTENSITY_METRIC_NAMES, PRIMARY_METRIC_NAMES, LabelSpace
+from affectlab.labels import LabelSpace
+from affectlab.metrics.registry import INTENSITY_METRIC_NAMES, PRIMARY_METRIC_NAMES
 
 
 @dataclass(frozen=True)
 class DatasetSpec:
     """What a dataset is and how to load it.
 
-    ``primary_metric`` is the score its paper ranks by: ``macro_f1`` (over all labels, the none label included)
-    or ``micro_f1_emotions`` (micro-F1 over the labels other than the none label, SemEval-2019 Task 3 section 6),
-    ``macro_f1_emotions`` (SemEval-2025 track A) or, for intensity data, ``pearson_intensity`` (track B: each row's
-    ``meta["intensity"]`` rates its emotions 0-3).
+    ``primary_metric`` is the score its paper ranks by: one of the primary metrics of
+    :data:`affectlab.metrics.registry.METRICS` (their records say how each averages and where it comes from); for
+    intensity data ``pearson_intensity`` (track B: each row's ``meta["intensity"]`` rates its emotions 0-3).
     ``loader(data_dir)`` returns a ``datasets.DatasetDict`` with the standard columns.
     """
 

@@ -1,47 +1,89 @@
-"""Percentile bootstrap confidence intervals for F1-type scores, resampling texts with replacement.
+"""Percentile bootstrap confidence intervals, resampling items (texts, instances) with replacement: the one helper
+every interval of affectlab is drawn with (:func:`percentile_intervals`), and its use for F1-type scores.
 
-All resamples are scored at once from per-label counts: a resample is a vector of how often each text was drawn,
-so its TP/FP/FN are weighted sums, which makes 1,000 resamples of a 5k x 28 test set take well under a second.
+A resample is drawn in one of two ways, both from ``numpy.random.default_rng(seed)``:
+
+* ``counts``: how often each item was drawn (a multinomial row), so a statistic that is a sum over items is one
+  matrix product for all resamples; 1,000 resamples of a 5k x 28 test set take well under a second. F1 intervals
+  (:func:`bootstrap_ci`), agreement intervals (:mod:`affectlab.annotation.bootstrap`, in chunks) and the accuracy
+  of multiple-choice tasks (:func:`affectlab.uatasks.multiple_choice.bootstrap_accuracy_ci`) use it;
+* ``indices``: the positions of the drawn items, for a statistic computed afresh on each resample: track B's
+  Pearson's r (:func:`affectlab.metrics.intensity.pearson_intensity_ci`).
+
+The two draw different resamples from the same seed; each caller keeps the one its published figures used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Literal
+
 import numpy as np
 
 from affectlab.labels import LabelSpace
-from affectlab.metrics.classification import emotion_columns, f1_from_counts
+from affectlab.metrics.registry import METRICS
+from affectlab.metrics.scores import emotion_columns
+
+Scheme = Literal["counts", "indices"]
+Statistic = Callable[[np.ndarray], np.ndarray]
 
 
-def _resampled_counts(
-    y_true: np.ndarray, y_pred: np.ndarray, n_resamples: int, seed: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    y_true = np.asarray(y_true, dtype=bool)
-    y_pred = np.asarray(y_pred, dtype=bool)
-    n = len(y_true)
+def resamples(
+    n_items: int, n_resamples: int, seed: int, scheme: Scheme = "counts", chunk: int | None = None
+) -> Iterator[np.ndarray]:
+    """``n_resamples`` bootstrap resamples of ``n_items`` items, in blocks of at most ``chunk`` rows (all at once
+    when None): ``counts`` gives how often each item was drawn (rows x items, float), ``indices`` the drawn items'
+    positions (rows x items, int)."""
     rng = np.random.default_rng(seed)
-    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=n_resamples).astype(np.float64)  # (B, n)
-    tp = weights @ (y_true & y_pred)
-    fp = weights @ (~y_true & y_pred)
-    fn = weights @ (y_true & ~y_pred)
-    return tp, fp, fn  # each (B, n_labels)
+    step = chunk or max(n_resamples, 1)
+    for start in range(0, n_resamples, step):
+        size = min(step, n_resamples - start)
+        if scheme == "counts":
+            yield rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(np.float64)
+        else:
+            yield rng.integers(0, n_items, (size, n_items))
 
 
-def _macro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
-    return f1_from_counts(tp, fp, fn).mean(axis=1)
+def percentile_intervals(
+    statistics: Statistic,
+    n_items: int,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    scheme: Scheme = "counts",
+    chunk: int | None = None,
+) -> list[tuple[float, float]]:
+    """The central ``confidence`` percentile interval of each statistic over bootstrap resamples of ``n_items``
+    items (:func:`resamples`). ``statistics`` maps a block of resamples to their scores (rows x statistics); a
+    resample where a statistic is not finite is left out of its interval, and a statistic finite in none gets
+    ``(nan, nan)``."""
+    blocks = [statistics(block) for block in resamples(n_items, n_resamples, seed, scheme, chunk)]
+    scores = np.concatenate(blocks) if blocks else np.empty((0, 0))
+    tail = (1.0 - confidence) / 2 * 100
+    intervals = []
+    for column in scores.T:
+        finite = column[np.isfinite(column)]
+        low, high = np.percentile(finite, [tail, 100 - tail]) if len(finite) else (np.nan, np.nan)
+        intervals.append((float(low), float(high)))
+    return intervals
 
 
-def _micro(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
-    return f1_from_counts(tp.sum(axis=1), fp.sum(axis=1), fn.sum(axis=1))
-
-
-FROM_COUNTS = {
-    "macro_f1": (_macro, False),
-    "micro_f1": (_micro, False),
-    "micro_f1_emotions": (_micro, True),
-    "macro_f1_emotions": (_macro, True),
-}
-"""Each metric's score of every resample from its ``(resamples, labels)`` counts, and whether it reads the emotion
-columns only (the metrics of :data:`affectlab.metrics.classification.PRIMARY_METRICS`, and micro-F1)."""
+def percentile_interval(
+    statistic: Statistic,
+    n_items: int,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    scheme: Scheme = "counts",
+) -> tuple[float, float]:
+    """:func:`percentile_intervals` of one statistic (a block of resamples -> one score per resample);
+    ``(nan, nan)`` for no items."""
+    if n_items == 0:
+        return (float("nan"), float("nan"))
+    (interval,) = percentile_intervals(
+        lambda block: statistic(block)[:, None], n_items, n_resamples, confidence, seed, scheme
+    )
+    return interval
 
 
 def bootstrap_ci(
@@ -53,18 +95,18 @@ def bootstrap_ci(
     confidence: float = 0.95,
     seed: int = 0,
 ) -> tuple[float, float]:
-    """The ``confidence`` percentile interval of ``metric`` (a key of :data:`FROM_COUNTS`) over ``n_resamples``
-    bootstrap resamples of the texts."""
-    if metric not in FROM_COUNTS:
+    """The ``confidence`` percentile interval of ``metric`` (a metric of :data:`METRICS` with a count form) over
+    ``n_resamples`` bootstrap resamples of the texts, drawn as counts."""
+    record = METRICS.get(metric) if metric in METRICS else None
+    if record is None or record.from_counts is None:
         raise ValueError(f"no bootstrap for metric {metric!r}")
-    if len(y_true) == 0:
-        return (float("nan"), float("nan"))
-    score, emotions_only = FROM_COUNTS[metric]
-    tp, fp, fn = _resampled_counts(y_true, y_pred, n_resamples, seed)
-    if emotions_only:
-        columns = emotion_columns(space)
-        tp, fp, fn = tp[:, columns], fp[:, columns], fn[:, columns]
-    scores = score(tp, fp, fn)
-    tail = (1.0 - confidence) / 2 * 100
-    low, high = np.percentile(scores, [tail, 100 - tail])
-    return float(low), float(high)
+    score = record.from_counts
+    y_true = np.asarray(y_true, dtype=bool)
+    y_pred = np.asarray(y_pred, dtype=bool)
+    hits, false_alarms, misses = y_true & y_pred, ~y_true & y_pred, y_true & ~y_pred
+    columns = emotion_columns(space) if record.emotions_only else slice(None)
+
+    def resampled_score(weights: np.ndarray) -> np.ndarray:
+        return score(*((weights @ counted)[:, columns] for counted in (hits, false_alarms, misses)))
+
+    return percentile_interval(resampled_score, len(y_true), n_resamples, confidence, seed)

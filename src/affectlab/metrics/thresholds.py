@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from affectlab.labels import LabelSpace
-from affectlab.metrics.classification import f1_from_counts, primary_score
+from affectlab.metrics.registry import primary_score
+from affectlab.metrics.scores import f1_from_counts
 
 THRESHOLD_GRID = np.round(np.arange(0.02, 0.96, 0.01), 2)
 """Candidate thresholds: a fixed grid (not every dev probability) keeps small dev sets from over-fitting."""

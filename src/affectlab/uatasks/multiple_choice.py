@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.metrics.bootstrap import percentile_interval
 from affectlab.uatasks.instances import MCInstance
 from affectlab.uatasks.prompts import answer_targets, format_prompt, sample_shots
 from affectlab.versions import library_versions as installed_versions
@@ -123,17 +124,11 @@ def bootstrap_accuracy_ci(
 ) -> tuple[float, float]:
     """The ``confidence`` percentile interval of accuracy over ``n_resamples`` resamples of the instances.
 
-    Resamples are drawn as multinomial counts per instance, as :mod:`affectlab.metrics.bootstrap` does for F1.
+    Resamples are drawn as counts per instance by :func:`affectlab.metrics.bootstrap.percentile_interval`.
     """
     correct = np.asarray(correct, dtype=np.float64)
     n = len(correct)
-    if n == 0:
-        return (float("nan"), float("nan"))
-    weights = np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=n_resamples)
-    scores = weights @ correct / n
-    tail = (1.0 - confidence) / 2 * 100
-    low, high = np.percentile(scores, [tail, 100 - tail])
-    return float(low), float(high)
+    return percentile_interval(lambda weights: weights @ correct / n, n, n_resamples, confidence, seed)
 
 
 def library_versions() -> dict[str, str]:

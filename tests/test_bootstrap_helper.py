@@ -1,0 +1,72 @@
+"""The one bootstrap helper (:mod:`affectlab.metrics.bootstrap`) gives every caller the intervals it gave before
+the callers shared it: the values below were computed with each caller's own code before issue 31."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from affectlab.annotation import bootstrap as agreement_bootstrap
+from affectlab.labels import EKMAN
+from affectlab.metrics.bootstrap import bootstrap_ci, percentile_interval, resamples
+from affectlab.metrics.intensity import pearson_intensity_ci
+from affectlab.uatasks.multiple_choice import bootstrap_accuracy_ci
+
+RNG = np.random.default_rng(7)
+GOLD = RNG.random((150, 7)) < 0.3
+PREDICTED = RNG.random((150, 7)) < 0.3
+RATED = RNG.integers(0, 4, (80, 4)).astype(float)
+RATED_PREDICTED = np.clip(RATED + RNG.normal(0, 1, RATED.shape), 0, 3)
+CORRECT = RNG.random(60) < 0.6
+RATINGS = RNG.integers(0, 3, (40, 4)).astype(float)
+RATINGS[RNG.random(RATINGS.shape) < 0.2] = np.nan
+UNIT_ITEMS = np.arange(40) // 2
+
+
+@pytest.mark.parametrize(
+    ("metric", "expected"),
+    [
+        ("macro_f1", (0.21447987620003742, 0.3041310592140102)),
+        ("micro_f1", (0.22415270258312084, 0.3134641970932293)),
+        ("micro_f1_emotions", (0.24072353326778104, 0.3283721934369603)),
+        ("macro_f1_emotions", (0.23186731811746783, 0.32465774670238684)),
+    ],
+)
+def test_f1_intervals_are_the_ones_drawn_before_the_shared_helper(metric, expected):
+    assert bootstrap_ci(GOLD, PREDICTED, EKMAN, metric, n_resamples=300, seed=3) == expected
+
+
+def test_the_intensity_interval_keeps_resampling_indices():
+    assert pearson_intensity_ci(RATED, RATED_PREDICTED, n_resamples=200, seed=5) == (
+        0.7054341752730207,
+        0.7964366448032137,
+    )
+
+
+def test_the_accuracy_interval_of_multiple_choice_tasks_is_unchanged():
+    assert bootstrap_accuracy_ci(CORRECT, n_resamples=500, seed=2) == (0.5333333333333333, 0.7833333333333333)
+
+
+def test_agreement_intervals_drawn_in_chunks_are_unchanged():
+    found = agreement_bootstrap.intervals(
+        {"all": RATINGS, "half": RATINGS[:20]}, {"all": UNIT_ITEMS, "half": UNIT_ITEMS[:20]}, 20, "ordinal", 250, 4
+    )
+    assert found["all"] == {
+        "krippendorff_alpha": (-0.11172525975862947, 0.1559353778838379),
+        "fleiss_kappa": (-0.16567993082866916, 0.05679962655618654),
+        "cohen_kappa_mean": (-0.10628771286070786, 0.19047111049089302),
+        "interrater_correlation": (-0.15267484529823377, 0.2743459151950158),
+    }
+    assert found["half"]["fleiss_kappa"] == (-0.2894183239373292, -0.0055741742119003995)
+
+
+def test_the_two_schemes_draw_counts_and_positions_of_the_same_items():
+    counts = np.vstack(list(resamples(10, 7, seed=1, chunk=3)))
+    positions = next(resamples(10, 7, seed=1, scheme="indices"))
+    assert counts.shape == positions.shape == (7, 10)
+    assert (counts.sum(axis=1) == 10).all() and positions.min() >= 0 and positions.max() < 10
+
+
+def test_a_statistic_undefined_in_every_resample_has_no_interval_and_no_items_give_nan():
+    assert np.isnan(percentile_interval(lambda block: np.full(len(block), np.nan), 5, n_resamples=10)).all()
+    assert np.isnan(percentile_interval(lambda block: block.sum(axis=1), 0)).all()
