@@ -13,13 +13,13 @@ import io
 import platform
 from collections.abc import Mapping, Sequence
 from datetime import date
-from importlib import metadata
 from typing import Any
 
 from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.comparison import describe_left_out
 from affectlab.annotation.readers import Annotations
 from affectlab.errors import InputError
+from affectlab.versions import library_versions as installed_versions
 
 STATISTIC_NAMES = {
     "krippendorff_alpha": "Krippendorff's alpha",
@@ -121,13 +121,7 @@ def data_summary(annotations: Annotations) -> dict[str, Any]:
 
 def library_versions() -> dict[str, str]:
     """Installed versions of affectlab, crowd-kit and krippendorff, and of Python."""
-    versions = {"python": platform.python_version()}
-    for package in PACKAGES:
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = "not installed"
-    return versions
+    return {"python": platform.python_version(), **installed_versions(PACKAGES)}
 
 
 def markdown_report(

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -19,47 +21,50 @@ __all__ = ["DATASETS", "DatasetSpec", "FileOptions", "first_rows", "get_dataset"
 
 DATASETS: Registry[DatasetSpec] = Registry("dataset")
 
-_GOEMOTIONS_COMMON: dict[str, Any] = {
-    "primary_metric": "macro_f1",
-    "languages": ("en",),
-    "splits": goemotions.SPLITS,
-    "source": "google-research goemotions/data (official simplified splits)",
-    "license": "Apache-2.0 (google-research repository)",
-    "citation": goemotions.CITATION,
-}
-DATASETS.add(
-    "goemotions",
-    DatasetSpec(
-        name="goemotions",
-        title="GoEmotions, 27 emotions + neutral (Reddit)",
-        label_space=GOEMOTIONS,
-        loader=goemotions.load,
-        **_GOEMOTIONS_COMMON,
-    ),
-)
-DATASETS.add(
-    "goemotions-ekman",
-    DatasetSpec(
-        name="goemotions-ekman",
-        title="GoEmotions mapped to Ekman-6 + none (section 5.1)",
-        label_space=EKMAN,
-        loader=goemotions.load_ekman,
+
+def _register(spec: DatasetSpec) -> None:
+    DATASETS.add(spec.name, spec)
+
+
+def _goemotions_view(
+    name: str,
+    title: str,
+    label_space: LabelSpace,
+    loader: Callable[[str | os.PathLike[str] | None], Any],
+    notes: str = "",
+) -> DatasetSpec:
+    """GoEmotions read into ``label_space``: every view has the same comments, splits, source and metric."""
+    return DatasetSpec(
+        name=name,
+        title=title,
+        label_space=label_space,
+        primary_metric="macro_f1",
+        languages=("en",),
+        splits=goemotions.SPLITS,
+        loader=loader,
+        source="google-research goemotions/data (official simplified splits)",
+        license="Apache-2.0 (google-research repository)",
+        citation=goemotions.CITATION,
+        notes=notes,
+    )
+
+
+_register(_goemotions_view("goemotions", "GoEmotions, 27 emotions + neutral (Reddit)", GOEMOTIONS, goemotions.load))
+_register(
+    _goemotions_view(
+        "goemotions-ekman",
+        "GoEmotions mapped to Ekman-6 + none (section 5.1)",
+        EKMAN,
+        goemotions.load_ekman,
         notes="neutral is mapped to none",
-        **_GOEMOTIONS_COMMON,
-    ),
+    )
 )
-DATASETS.add(
-    "goemotions-sentiment",
-    DatasetSpec(
-        name="goemotions-sentiment",
-        title="GoEmotions mapped to sentiment (section 5.1)",
-        label_space=SENTIMENT,
-        loader=goemotions.load_sentiment,
-        **_GOEMOTIONS_COMMON,
-    ),
+_register(
+    _goemotions_view(
+        "goemotions-sentiment", "GoEmotions mapped to sentiment (section 5.1)", SENTIMENT, goemotions.load_sentiment
+    )
 )
-DATASETS.add(
-    "emocontext",
+_register(
     DatasetSpec(
         name="emocontext",
         title="SemEval-2019 Task 3 EmoContext (3-turn dialogues)",
@@ -72,7 +77,7 @@ DATASETS.add(
         license="released by the SemEval-2019 Task 3 organisers for research; check their terms",
         citation=emocontext.CITATION,
         notes="dev is the official Test1 set and test the final Test2 set",
-    ),
+    )
 )
 _SEMEVAL2025_NOTES = {
     "eng": "no disgust label; test gold from track B (intensity > 0); #NAME? rows dropped",
@@ -80,8 +85,7 @@ _SEMEVAL2025_NOTES = {
     "afr": "no surprise label",
 }
 for _lang, _tag in semeval2025.LANGS.items():
-    DATASETS.add(
-        f"semeval2025-{_lang}",
+    _register(
         DatasetSpec(
             name=f"semeval2025-{_lang}",
             title=f"SemEval-2025 Task 11 track A, {semeval2025.LANGUAGE_NAMES[_lang]}",
@@ -94,11 +98,10 @@ for _lang, _tag in semeval2025.LANGS.items():
             license="CC BY 4.0",
             citation=semeval2025.CITATION_BRIGHTER,
             notes=_SEMEVAL2025_NOTES.get(_lang, ""),
-        ),
+        )
     )
 for _lang, _splits in semeval2025.INTENSITY_SPLITS.items():
-    DATASETS.add(
-        f"semeval2025-{_lang}-intensity",
+    _register(
         DatasetSpec(
             name=f"semeval2025-{_lang}-intensity",
             title=f"SemEval-2025 Task 11 track B (intensity 0-3), {semeval2025.LANGUAGE_NAMES[_lang]}",
@@ -111,23 +114,18 @@ for _lang, _splits in semeval2025.INTENSITY_SPLITS.items():
             license="CC BY 4.0",
             citation=semeval2025.CITATION_BRIGHTER,
             notes="meta.intensity rates each emotion 0-3" + ("; no train split" if "train" not in _splits else ""),
-        ),
+        )
     )
-DATASETS.add(
-    "emobench-ua",
-    DatasetSpec(
+_register(
+    replace(
+        DATASETS.get("semeval2025-ukr"),
         name="emobench-ua",
         title="EmoBench-UA: Ukrainian Ekman-6 + none",
-        label_space=EKMAN,
         primary_metric="macro_f1",
-        languages=("uk",),
-        splits=semeval2025.SPLITS,
-        loader=partial(semeval2025.load, "ukr"),
         source="SemEval-2025 Task 11 track A, ukr (= EmoBench-UA)",
-        license="CC BY 4.0",
         citation=semeval2025.CITATION_EMOBENCH,
         notes="the same texts as semeval2025-ukr; none where no emotion is set",
-    ),
+    )
 )
 
 

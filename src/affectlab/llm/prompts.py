@@ -120,25 +120,11 @@ def prompt_template(space: LabelSpace, lang: str = "en") -> PromptTemplate:
 
 def _preset(space: LabelSpace, lang: str) -> PromptTemplate:
     data = _load("emobench_ua.yaml")["prompts"][lang]
-    generic = _load("generic.yaml")[lang]
     none_label = str(space.none_label)  # uses_preset: the space has one
     words = {(none_label if key == NONE_KEY else key): word for key, word in data["words"].items()}
     label_of = {word: label for label, word in words.items()}
     examples = tuple(Shot(example["text"], (label_of[example["answer"]],)) for example in data["examples"])
-    return PromptTemplate(
-        lang=lang,
-        instruction=data["instruction"],
-        examples_header=data["examples_header"],
-        text_label=data["text_label"],
-        answer_label=data["answer_label"],
-        query=data["query"],
-        placeholder=data["placeholder"],
-        context_label=generic["context_label"],
-        dialogue_rule=generic["dialogue_rule"],
-        words=words,
-        examples=examples,
-        source="EmoBench-UA Appendix G",
-    )
+    return _template(lang, data, data["instruction"], words, examples, source="EmoBench-UA Appendix G")
 
 
 def _generic(space: LabelSpace, lang: str) -> PromptTemplate:
@@ -147,19 +133,34 @@ def _generic(space: LabelSpace, lang: str) -> PromptTemplate:
     labels = ", ".join(words[label] for label in space.emotion_labels)
     none_rule = data["none_rule"].format(none=words[space.none_label]) if space.none_label else ""
     key = "instruction_multi" if space.multi_label else "instruction_single"
+    instruction = data[key].format(labels=labels, none_rule=none_rule)
+    return _template(lang, data, instruction, words, (), source="affectlab generic prompt")
+
+
+def _template(
+    lang: str,
+    layout: Mapping[str, str],
+    instruction: str,
+    words: Mapping[str, str],
+    examples: tuple[Shot, ...],
+    source: str,
+) -> PromptTemplate:
+    """A template with the example and query lines of ``layout`` (a prompt file's entry for ``lang``); the
+    dialogue lines are the generic prompt's, since the paper's prompts show no dialogue."""
+    generic = _load("generic.yaml")[lang]
     return PromptTemplate(
         lang=lang,
-        instruction=data[key].format(labels=labels, none_rule=none_rule),
-        examples_header=data["examples_header"],
-        text_label=data["text_label"],
-        answer_label=data["answer_label"],
-        query=data["query"],
-        placeholder=data["placeholder"],
-        context_label=data["context_label"],
-        dialogue_rule=data["dialogue_rule"],
+        instruction=instruction,
+        examples_header=layout["examples_header"],
+        text_label=layout["text_label"],
+        answer_label=layout["answer_label"],
+        query=layout["query"],
+        placeholder=layout["placeholder"],
+        context_label=generic["context_label"],
+        dialogue_rule=generic["dialogue_rule"],
         words=words,
-        examples=(),
-        source="affectlab generic prompt",
+        examples=examples,
+        source=source,
     )
 
 

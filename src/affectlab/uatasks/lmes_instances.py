@@ -70,20 +70,8 @@ def low_instance(
     """LOW: the ``needle``-th letter of ``word`` (section 3.2.1), options the word's distinct letters."""
     if needle != LAST and not 1 <= needle <= len(word):
         raise InputError(f"word {word!r} has no letter {needle}")
-    question = _fill(template, needle, WORD=word)
-    if question is None:
-        return None
-    options = tuple(dict.fromkeys(word))
-    meta = {**template.meta, "needle": needle, "word": word, "word_length": _length_class(word), **(word_meta or {})}
-    return MCInstance(
-        "lmes-low",
-        question,
-        options,
-        options.index(_pick(word, needle)),
-        template_id=template.id,
-        few_shot=few_shot,
-        metadata=meta,
-    )
+    meta = {"word": word, "word_length": _length_class(word), **(word_meta or {})}
+    return _position_instance("lmes-low", word, needle, template, few_shot, meta, WORD=word)
 
 
 def _length_class(word: str) -> str:
@@ -96,19 +84,33 @@ def wis_instance(sentence: str, needle: int, template: LMESTemplate, few_shot: b
     words = sentence_words(sentence)
     if not words or (needle != LAST and not 1 <= needle <= len(words)):
         raise InputError(f"sentence {sentence!r} has no word {needle}")
-    question = _fill(template, needle, SENT=sentence)
+    meta = {"len_haystack": len(sentence_tokens(sentence)), "sentence": sentence}
+    return _position_instance("lmes-wis", words, needle, template, few_shot, meta, SENT=sentence)
+
+
+def _position_instance(
+    task: str,
+    haystack: Sequence[str],
+    needle: int,
+    template: LMESTemplate,
+    few_shot: bool,
+    meta: Mapping[str, Any],
+    **fields: str,
+) -> MCInstance | None:
+    """A LOW/WIS question: which item of ``haystack`` stands at ``needle``, with its distinct items as options
+    and ``meta`` after the template's metadata and the needle; ``None`` if the template cannot ask ``needle``."""
+    question = _fill(template, needle, **fields)
     if question is None:
         return None
-    options = tuple(dict.fromkeys(words))
-    meta = {**template.meta, "needle": needle, "len_haystack": len(sentence_tokens(sentence)), "sentence": sentence}
+    options = tuple(dict.fromkeys(haystack))
     return MCInstance(
-        "lmes-wis",
+        task,
         question,
         options,
-        options.index(_pick(words, needle)),
+        options.index(_pick(haystack, needle)),
         template_id=template.id,
         few_shot=few_shot,
-        metadata=meta,
+        metadata={**template.meta, "needle": needle, **meta},
     )
 
 
