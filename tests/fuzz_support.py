@@ -10,7 +10,7 @@ input errors become exit code 2 exactly as in a shell) and asserts the house rul
 * exit 0 writes one output row per input row, in input order (ids checked where the format has them);
 * a failed run leaves no output that looks complete: no output at all, or, for the resumable CSV, TSV and JSON
   Lines outputs of ``detect``, an output holding whole batches together with the ``<output>.progress.json``
-  sidecar that marks it unfinished (the design documented in :mod:`affectlab.io.batchfile`); Parquet outputs,
+  sidecar that marks it unfinished (the design documented in :mod:`affectlab.scale.batch`); Parquet outputs,
   and every output of ``score``, ``annotate aggregate`` and ``ua eval --predictions``, appear whole or not at all.
 
 Generated content covers arbitrary Unicode (NUL, lone surrogates written as invalid UTF-8 bytes or as JSON

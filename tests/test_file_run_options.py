@@ -18,9 +18,9 @@ import pytest
 import affectlab
 from affectlab.cli import main
 from affectlab.detectors import create_detector
-from affectlab.detectors import detect as detect_module
 from affectlab.errors import ArgumentTypeError
 from affectlab.labels import EKMAN
+from affectlab.scale import batch as batch_module
 
 TEXTS = ["I am so happy today", "this is terrible and I am angry", "I am scared of the dark", "what a surprise",
          "I miss her so much", "the food was disgusting"]  # fmt: skip
@@ -46,7 +46,7 @@ def save_model(folder: Path, texts: list[str]) -> Path:
 @contextmanager
 def stopped_in_second_batch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Ctrl-C while the second batch is scored: the first is on disk, with its sidecar."""
-    real, calls = detect_module.labelled_texts, itertools.count(1)
+    real, calls = batch_module.labelled_texts, itertools.count(1)
 
     def labelled_texts(*args, **kwargs):
         if next(calls) == 2:
@@ -54,7 +54,7 @@ def stopped_in_second_batch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return real(*args, **kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(detect_module, "labelled_texts", labelled_texts)
+        patch.setattr(batch_module, "labelled_texts", labelled_texts)
         yield
 
 
@@ -243,7 +243,7 @@ def test_ctrl_c_before_the_first_batch_of_detect_input_leaves_nothing_and_says_s
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(detect_module, "labelled_texts", stopped)
+    monkeypatch.setattr(batch_module, "labelled_texts", stopped)
     assert main(detect_input(texts_csv, tmp_path / f"int{suffix}", "--fast")) == 130
     assert capsys.readouterr().err == (
         f"interrupted: stopped before the first batch was scored: nothing was written, and no int{suffix} or "

@@ -1,5 +1,6 @@
-"""``affectlab score``: the local engine streams files into a folder of Parquet files; the Ray engine (a local
-Ray instance with 2 CPUs) gives identical scores on the same input; bad input is one line."""
+"""``affectlab score``: the local engine streams files into a folder of Parquet files with the columns ``detect
+--input`` writes; the Ray engine (a local Ray instance with 2 CPUs) gives identical rows on the same input; bad input
+is one line."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import affectlab
 from affectlab.cli import main
+from affectlab.io.resume import FOLDER_RECORD
 
 TEXTS = ["I love this so much", "Я дуже злий", "¡Qué miedo!", "", "what a sad day", "thank you!"]
 
@@ -43,6 +46,31 @@ def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, capsys) -> N
     assert scored.loc[0, "labels"] and pd.isna(scored.loc[3, "score_joy"])
 
 
+def test_score_writes_the_columns_and_values_detect_input_writes(inputs: Path, tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "score", "--input", inputs / "b.csv", "--output", tmp_path / "out", "--fast")
+    assert code == 0, err
+    affectlab.detect_file(inputs / "b.csv", tmp_path / "detected.parquet", fast=True)
+
+    scored, detected = pd.read_parquet(tmp_path / "out" / "b.parquet"), pd.read_parquet(tmp_path / "detected.parquet")
+
+    assert list(scored.columns[-4:]) == ["lang", "supported", "notes", "error"]
+    pd.testing.assert_frame_equal(scored, detected)
+
+
+def test_score_into_a_folder_scored_with_other_columns_is_refused(inputs: Path, tmp_path: Path, capsys) -> None:
+    command = ["score", "--input", inputs, "--output", tmp_path / "out", "--fast", "--batch-size", "512"]
+    assert run(capsys, *command)[0] == 0
+    record = tmp_path / "out" / FOLDER_RECORD
+    saved = json.loads(record.read_text(encoding="utf-8"))
+    del saved["details"]["extra columns"]  # as an earlier version recorded it: its files had no lang, notes
+    record.write_text(json.dumps(saved), encoding="utf-8")
+    (tmp_path / "out" / "b.parquet").unlink()
+
+    code, _, err = run(capsys, *command)
+
+    assert code == 2 and "holds files scored without extra columns (this run: with extra columns lang," in err
+
+
 def test_bad_input(tmp_path: Path, capsys) -> None:
     code, _, err = run(capsys, "score", "--input", tmp_path / "nope.parquet", "--output", tmp_path / "o")
     assert code == 2 and "does not exist" in err
@@ -71,6 +99,5 @@ def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, capsys)
         local = pd.read_parquet(tmp_path / "local" / name)
         distributed = pd.read_parquet(tmp_path / "ray" / name)
         assert len(local) == len(distributed)
-        columns = [c for c in local.columns if c.startswith("score_")] + ["labels", "error", "id"]
-        expected, got = local[columns].reset_index(drop=True), distributed[columns].reset_index(drop=True)
-        pd.testing.assert_frame_equal(expected, got, check_dtype=False)
+        assert list(local.columns) == list(distributed.columns)
+        pd.testing.assert_frame_equal(local.reset_index(drop=True), distributed.reset_index(drop=True))

@@ -27,8 +27,8 @@ def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detectio
 
 def detect_file(input_path: Any, output_path: Any, taxonomy: str = "ekman", **options: Any) -> Any:
     """Score every row of a file into another, as ``affectlab detect --input`` does; see
-    :func:`affectlab.detectors.detect.detect_file`."""
-    from affectlab.detectors.detect import detect_file as _detect_file
+    :func:`affectlab.scale.jobs.detect_file`."""
+    from affectlab.scale.jobs import detect_file as _detect_file
 
     return _detect_file(input_path, output_path, taxonomy=taxonomy, **options)
 

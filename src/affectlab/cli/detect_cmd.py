@@ -10,11 +10,9 @@ import typer
 from rich.table import Table
 
 from affectlab.cli.output import print_json, print_left_out, stdout
-from affectlab.detectors.detect import Detection, detect, detect_file
+from affectlab.detectors.detect import Detection, detect
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
-from affectlab.io.outputs import check_output_file
-from affectlab.io.tables import check_readable_file
 
 BAR_WIDTH = 24
 
@@ -183,16 +181,14 @@ class FileOptions:
 
 def _detect_file(input_file: Path, output_file: Path | None, options: FileOptions, as_json: bool) -> None:
     from affectlab.cli.output import file_progress
+    from affectlab.scale.jobs import prepare_detect_file  # here: pyarrow would slow every `detect TEXT`
 
     assert output_file is not None  # _check_file_options refused --input without --output
-    check_readable_file(input_file)  # both before the model loads
-    check_output_file(output_file, exists_ok=True)
-    print_left_out(resolve_detector(options.model, options.taxonomy, options.fast))
+    job = prepare_detect_file(input_file, output_file, options.taxonomy, options.model, options.fast,
+                              options.text_col, options.batch_size, options.lang, options.intensity)  # fmt: skip
+    print_left_out(job.scorer.detector)
     with file_progress(not as_json) as progress:
-        summary = detect_file(
-            input_file, output_file, options.taxonomy, options.model, options.fast, options.text_col,
-            options.batch_size, progress, options.lang, options.intensity,
-        )  # fmt: skip
+        summary = job.run(progress)
     report = {**dataclasses.asdict(summary), "output_path": str(summary.output_path)}
     if as_json:
         print_json(report)

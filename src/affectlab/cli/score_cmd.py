@@ -27,8 +27,9 @@ def score_command(
 ) -> None:
     """Score Parquet/CSV files into a folder of Parquet files, locally or on Ray.
 
-    Both engines give the same scores. Output columns: the input's, score_<label>, labels, error."""
-    from affectlab.scale.score import score_files
+    Both engines give the same scores. Output columns, as detect --input writes them: the input's, score_<label>,
+    labels, lang, supported (when the model says), notes, error."""
+    from affectlab.scale.jobs import score_files
 
     with file_progress(not as_json and engine == "local") as progress:
         summaries = score_files(input_path, output, engine, model, taxonomy, fast, text_col, batch_size, workers,

@@ -1,7 +1,8 @@
-"""Resuming an interrupted :func:`affectlab.io.batchfile.score_file` run: the sidecar ``<output>.progress.json``
-records the run an output is for (the input file, every option that changes the output, the columns) and how far
-it got, after each batch is on disk. A run resumes only an output made from the same input with the same options:
-otherwise its rows would silently mix two models' (or two languages', two text columns') scores."""
+"""Resuming an interrupted batch run (:class:`affectlab.scale.batch.BatchScorer`): the sidecar
+``<output>.progress.json`` records the run an output is for (the input file, every option that changes the output,
+the columns) and how far it got, after each batch is on disk. A run resumes only an output made from the same input
+with the same options: otherwise its rows would silently mix two models' (or two languages', two text columns')
+scores."""
 
 from __future__ import annotations
 
@@ -25,6 +26,13 @@ def progress_path(output: str | Path) -> Path:
 def is_finished(output: str | Path) -> bool:
     """Whether ``output`` was written to the end by a run (it exists, and no sidecar marks it unfinished)."""
     return Path(output).is_file() and not progress_path(output).exists()
+
+
+def input_identity(path: Path) -> dict[str, Any]:
+    """The input file a resumed run must share with the run that wrote the output so far: its resolved path, size
+    and modification time (``path`` is a file the run has checked)."""
+    stat = path.stat()
+    return {"path": str(path.resolve()), "bytes": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Writing scored rows (:mod:`affectlab.io.batchfile`) batch by batch to CSV, TSV, JSON Lines or Parquet so that
+"""Writing scored rows (:mod:`affectlab.scale.batch`) batch by batch to CSV, TSV, JSON Lines or Parquet so that
 a run interrupted at any point can go on: text outputs are appended to and fsynced after each batch, and a
 Parquet output is written as part files that are combined when the run completes (it appears whole or not at all).
 """
@@ -12,6 +12,7 @@ import os
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from affectlab.errors import InputError
-from affectlab.io.tables import DELIMITERS, Table
-from affectlab.labels import SCORE_DECIMALS
+from affectlab.io.tables import DELIMITERS
 
 OUTPUT_SUFFIXES = (".csv", ".tsv", ".jsonl", ".parquet")
 # Parquet output is regrouped into row groups of this many rows: bounded memory while combining, and the same file
@@ -38,7 +38,7 @@ class ScoredRow:
     a text's language, intensities) and error."""
 
     row: dict[str, Any]
-    scores: list[float] | None  # rounded to SCORE_DECIMALS; None for a row that was not scored
+    scores: list[float] | None  # rounded to the layout's decimals; None for a row that was not scored
     labels: list[str]
     error: str
     extra: dict[str, Any] = field(default_factory=dict)
@@ -46,24 +46,26 @@ class ScoredRow:
 
 @dataclass(frozen=True)
 class OutputLayout:
-    """The output's columns: the input's, one score column per label, then labels, the extra columns and error."""
+    """The output's columns: the input's, one score column per label, then labels, the extra columns and error;
+    a CSV or TSV output shows the scores with ``decimals`` places."""
 
     input_columns: list[str]
     score_columns: list[str]
     input_fields: list[pa.Field] | None  # a Parquet input's column types; other inputs' columns become strings
-    extra_fields: list[pa.Field] = field(default_factory=list)
+    extra_fields: list[pa.Field]
+    decimals: int
 
-    @property
+    @cached_property  # read for every row written
     def columns(self) -> list[str]:
         return [*self.input_columns, *self.score_columns, "labels", *self.extra_columns, "error"]
 
-    @property
+    @cached_property
     def extra_columns(self) -> list[str]:
         return [extra.name for extra in self.extra_fields]
 
     def cells(self, scored: ScoredRow) -> list[str]:
         """A CSV or TSV row."""
-        scores = [f"{score:.{SCORE_DECIMALS}f}" for score in scored.scores] if scored.scores is not None else []
+        scores = [f"{score:.{self.decimals}f}" for score in scored.scores] if scored.scores is not None else []
         scores += [""] * (len(self.score_columns) - len(scores))
         inputs = [_cell(scored.row.get(column)) for column in self.input_columns]
         extras = [_cell(scored.extra.get(column)) for column in self.extra_columns]
@@ -92,21 +94,32 @@ class OutputLayout:
             [*inputs, *scores, pa.field("labels", pa.string()), *self.extra_fields, pa.field("error", pa.string())]
         )
 
+    def parquet_table(self, batch: list[ScoredRow]) -> pa.Table:
+        """A batch of rows as an Arrow table of the output's schema."""
+        return pa.Table.from_pylist([self.parquet_record(scored) for scored in batch], schema=self.parquet_schema())
+
 
 def output_layout(
-    source: Table, text_col: str, label_names: Sequence[str], path: Path, extra_columns: Sequence[tuple[str, str]] = ()
+    columns: list[str],
+    fields: list[pa.Field] | None,
+    text_col: str,
+    label_names: Sequence[str],
+    source_name: str,
+    extra_columns: Sequence[tuple[str, str]],
+    decimals: int,
 ) -> OutputLayout:
-    columns = source.columns
+    """The output of an input with ``columns`` (and a Parquet input's ``fields``): refuses one without ``text_col``,
+    with a repeated column or with a column the output adds, naming the input ``source_name``."""
     if text_col not in columns:
-        raise InputError(f"{path.name} has no column {text_col!r} (columns: {', '.join(columns)})")
+        raise InputError(f"{source_name} has no column {text_col!r} (columns: {', '.join(columns)})")
     repeated = sorted({column for column in columns if columns.count(column) > 1})
     if repeated:
-        raise InputError(f"{path.name} has more than one column named {', '.join(map(repr, repeated))}")
+        raise InputError(f"{source_name} has more than one column named {', '.join(map(repr, repeated))}")
     extras = [pa.field(name, EXTRA_TYPES[kind]) for name, kind in extra_columns]
-    layout = OutputLayout(columns, [f"score_{label}" for label in label_names], source.fields, extras)
+    layout = OutputLayout(columns, [f"score_{label}" for label in label_names], fields, extras, decimals)
     taken = [column for column in layout.columns[len(columns) :] if column in columns]
     if taken:
-        raise InputError(f"{path.name} already has column(s) {', '.join(taken)}, which the output adds; rename them")
+        raise InputError(f"{source_name} already has column(s) {', '.join(taken)}, which the output adds; rename them")
     return layout
 
 
@@ -216,7 +229,7 @@ class PartsWriter:
         return all(_part_path(path, index).is_file() for index in range(position))
 
     def write(self, batch: list[ScoredRow]) -> None:
-        table = pa.Table.from_pylist([self._layout.parquet_record(scored) for scored in batch], schema=self._schema)
+        table = self._layout.parquet_table(batch)
         part = _part_path(self._path, self.position)
         pq.write_table(table, part)
         fsync_file(part)

@@ -3,7 +3,8 @@ the same way wherever affectlab takes a file: suffixes checked against the calle
 byte-order mark dropped; a bad byte reported at its line), one field-size limit, rows streamed, and every error
 one line that names the file and the place. :func:`open_table` streams rows with the reason a row cannot be used
 (batch scoring writes such rows unscored); :func:`read_records` reads a whole table and refuses such a row;
-:func:`read_text`, :func:`read_delimited` and :func:`read_jsonl` read the datasets' own files.
+:func:`read_text`, :func:`read_delimited` and :func:`read_jsonl` read the datasets' own files. A batch run checks
+its input once with :func:`check_table` before its model loads, then streams it with :func:`stream_table`.
 
 Written on the standard library's csv and json and on pyarrow, not pandas: a table is streamed in batches (pandas'
 chunked reader would still guess types and turn empty cells into NaN), and errors must say which line is wrong.
@@ -15,6 +16,7 @@ import codecs
 import csv
 import io
 import itertools
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from typing import Any, BinaryIO, Literal
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from affectlab.errors import DataNotFoundError, InputError
+from affectlab.errors import ArgumentTypeError, DataNotFoundError, InputError
 from affectlab.io.jsonlines import json_object
 
 csv.field_size_limit(2**31 - 1)  # texts may be long; the default 128 KiB limit would reject them. Set here only.
@@ -77,8 +79,23 @@ def open_table(
     """The table's columns and a stream of its rows (Parquet read ``batch_size`` rows at a time); ``fixed_columns``:
     JSON records may not add fields to the first one's. Refuses a suffix not in ``allowed``, a missing file and a
     file that is not UTF-8 from its first 64 KiB, before any row is read."""
+    with stream_table(path, check_table(path, allowed), batch_size, fixed_columns) as table:
+        yield table
+
+
+def check_table(path: Path, allowed: Sequence[str] = TABLE_SUFFIXES) -> str:
+    """The format of a table to read, checked before any work starts: its suffix is in ``allowed``, it is a file,
+    and a text format is UTF-8 from its first 64 KiB; :func:`stream_table` then reads it."""
     suffix = table_format(path, allowed)
     check_readable_file(path)
+    if suffix != ".parquet":
+        check_utf8_start(path)
+    return suffix
+
+
+@contextmanager
+def stream_table(path: Path, suffix: str, batch_size: int = 1024, fixed_columns: bool = False) -> Iterator[Table]:
+    """:func:`open_table` of a table already checked (:func:`check_table` gave its format, ``suffix``)."""
     if suffix == ".parquet":
         with _open_parquet(path) as parquet:
             total = parquet.metadata.num_rows
@@ -89,11 +106,35 @@ def open_table(
                 list(parquet.schema_arrow),
             )
         return
-    check_utf8_start(path)
     size = path.stat().st_size
     with open(path, "rb") as raw:
         columns, rows = _text_rows(_decoded_lines(raw, path), suffix, path, fixed_columns)
         yield Table(columns, rows, lambda _rows: raw.tell() / size if size else 1.0)
+
+
+def numbered_batches(rows: Iterator[Row], batch_size: int, skip: int = 0) -> Iterator[tuple[int, list[Row]]]:
+    """Batches of ``batch_size`` rows after the first ``skip``, each with the 1-based number of its first row."""
+    batch: list[Row] = []
+    number = 0
+    for row in rows:
+        number += 1
+        if number <= skip:
+            continue
+        batch.append(row)
+        if len(batch) == batch_size:
+            yield number - batch_size + 1, batch
+            batch = []
+    if batch:
+        yield number - len(batch) + 1, batch
+
+
+def path_argument(name: str, value: object) -> Path:
+    """``value`` as a Path when it is a str or ``os.PathLike`` of str; anything else is an
+    :class:`~affectlab.errors.ArgumentTypeError` naming the argument, not a TypeError from pathlib."""
+    if isinstance(value, str) or (isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)):
+        return Path(value)
+    shown = "None" if value is None else f"{type(value).__name__} {value!r:.60}"
+    raise ArgumentTypeError(f"{name} must be a file path (str or os.PathLike), not {shown}")
 
 
 def check_utf8_start(path: Path) -> None:
