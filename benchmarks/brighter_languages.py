@@ -39,7 +39,7 @@ def measure(data_dir: str, label: str) -> Path:
         primary = run.metrics["primary"]
         record["track_a"][code] = {"score": primary["value"], "ci95": primary["ci95"], "n": run.n}
         print(code, round(primary["value"], 4), flush=True)
-    if detector.rates_intensity:
+    if detector.capabilities.rates_intensity:
         for code in INTENSITY_SPLITS:
             spec, data = resolve_dataset(f"semeval2025-{code}-intensity", data_dir)
             run = evaluate(detector, spec, data, "test", n_bootstrap=1000)

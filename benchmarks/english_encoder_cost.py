@@ -37,8 +37,8 @@ def measure(variant: str, data_dir: str, n: int) -> dict[str, float]:
     model = load_default("goemotions", fast=variant == "fast")
     if variant == "without-encoder":
         model = model.without_optional_members()
-    elif variant == "with-encoder" and model.left_out_:
-        raise SystemExit(f"the encoder member could not be loaded: {model.left_out_}")
+    elif variant == "with-encoder" and model.capabilities.left_out:
+        raise SystemExit(f"the encoder member could not be loaded: {model.capabilities.left_out}")
     model.predict_proba(["warm up"])
     load_seconds = time.perf_counter() - started
     texts = resolve_dataset("goemotions", data_dir)[1]["test"]["text"][:n]

@@ -178,14 +178,10 @@ def test_usage_errors_exit_2_with_one_error_line(capsys, args, message):
 
 def test_error_and_note_lines_keep_square_brackets(capsys):
     """Messages name extras as affectlab[hf]; Rich must not take the brackets for markup."""
-    from affectlab.cli.output import print_error, print_left_out
+    from affectlab.cli.output import print_error, print_notes
 
     print_error("the hf detector needs torch: pip install 'affectlab[hf]'")
-
-    class Model:
-        left_out_ = ["hf member left out: pip install 'affectlab[hf]'"]
-
-    print_left_out(Model())
+    print_notes(["hf member left out: pip install 'affectlab[hf]'"])
     err = capsys.readouterr().err
     assert err.count("affectlab[hf]") == 2
 

@@ -11,7 +11,6 @@ from scipy.special import expit
 
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors import create_detector, read_detector
-from affectlab.detectors.base import Inputs
 from affectlab.errors import DataNotFoundError, InputError, ModelFileError
 from affectlab.labels import EKMAN, GOEMOTIONS
 from tiny_models import save_tiny_e5
@@ -20,16 +19,11 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
+from affectlab.build.encoder import EncoderRecipe, fine_tune_default_encoder  # noqa: E402
+from affectlab.build.sources import SOURCES, ekman_targets, split_rows  # noqa: E402
 from affectlab.encoders.multitask import ENCODER_WEIGHTS, HEADS_WEIGHTS, read_heads  # noqa: E402
 from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder  # noqa: E402
 from affectlab.encoders.onnx_export import export_encoder, trained_encoder  # noqa: E402
-from affectlab.evaluation.default_encoder import (  # noqa: E402
-    SOURCES,
-    EncoderRecipe,
-    ekman_targets,
-    fine_tune_default_encoder,
-    split_rows,
-)
 
 AWKWARD = ["ok", "I am so furious with you!!! 😡", "Мені   страшно\tі\nсумно", "¡Qué alegría!", "x" * 3000]
 
@@ -133,7 +127,7 @@ def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_save
     weight, bias = OnnxEncoder(exported).heads()["intensity"]  # rows: the six emotions, trained on ratings / 3
     expected = np.clip((OnnxEncoder(exported).encode(texts) @ weight.T + bias) * 3, 0, 3)
     rated = detector.intensities(texts)
-    assert detector.rates_intensity and rated.shape == (len(texts), len(EKMAN))
+    assert detector.capabilities.rates_intensity and rated.shape == (len(texts), len(EKMAN))
     np.testing.assert_allclose(rated[:, :6], expected, rtol=1e-5, atol=1e-5)
     assert (rated[:, EKMAN.labels.index("none")] == 0).all()
     detector.save(tmp_path / "model")
@@ -181,8 +175,8 @@ def test_an_encoder_fine_tuned_on_another_vocabulary_is_refused(exported, tmp_pa
 
 
 def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp_path):
+    from affectlab.build.heads import build_head
     from affectlab.detectors.default import HeadRecipe, fast_profile
-    from affectlab.evaluation.default_build import build_head
 
     recipe = HeadRecipe("ekman", EKMAN, {"": ("emobench-ua",)}, scored_on=("emobench-ua",))
     model, summary = build_head(recipe, data_dir, encoder=str(exported))
@@ -197,8 +191,8 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
 def test_a_routed_default_head_falls_back_to_the_pooled_member_and_gates_none_where_data_has_no_neutral_texts(
     exported, data_dir, tmp_path
 ):
+    from affectlab.build.heads import build_head
     from affectlab.detectors.default import FALLBACK, HeadRecipe
-    from affectlab.evaluation.default_build import build_head
 
     routes = {"af": ("semeval2025-afr",), "es": ("semeval2025-esp",), FALLBACK: ("semeval2025-arq",)}  # small sets
     recipe = HeadRecipe("ekman", EKMAN, routes, scored_on=())
@@ -207,12 +201,11 @@ def test_a_routed_default_head_falls_back_to_the_pooled_member_and_gates_none_wh
     loaded = read_detector(tmp_path / "ekman")
     members = loaded.members_
     none = EKMAN.labels.index("none")
-    assert loaded.params["fallback"] == FALLBACK and loaded.trained_languages == {"af", "es"}
+    assert loaded.params["fallback"] == FALLBACK and loaded.capabilities.trained_languages == {"af", "es"}
     assert members["es"].decision_.none_gate == members[FALLBACK].decision_.values[none]
     assert members["af"].decision_.none_gate is None and members["es"].fast_decision_.none_gate is not None
-    assert loaded.rates_intensity and members["af"].members_[0].params["intensity_head"] == "intensity"
-    german = "Ich bin so wütend, sie haben meinen Flug schon wieder gestrichen!"
-    assert list(loaded.route(Inputs([german], [[]], ["de"]))) == [FALLBACK]
+    assert loaded.capabilities.rates_intensity and members["af"].members_[0].params["intensity_head"] == "intensity"
+    assert list(loaded.route(["de"])) == [FALLBACK]  # German has no member of its own here
 
 
 def test_the_exported_encoder_gives_a_text_the_same_vector_alone_and_in_any_batch(exported, texts):

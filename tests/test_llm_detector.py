@@ -108,8 +108,8 @@ def test_replies_become_labels_and_a_reply_naming_none_is_counted_invalid(server
     model = _detector(url)
     labels = model.predict_labels([text for text, _, _ in TEST])
     assert labels == [["joy"], ["fear"], ["none"], ["joy", "surprise"], ["none"], ["disgust"]]
-    assert (model.n_invalid_, model.invalid_rate_) == (1, pytest.approx(1 / 6))
-    assert model.replies_[2] == REPLIES[TEST[2][0]]
+    assert model.diagnostics() == {"n_invalid": 1, "invalid_answer_rate": pytest.approx(1 / 6)}
+    assert model.last_replies()[2] == REPLIES[TEST[2][0]]
 
 
 def test_fit_asks_nothing_and_draws_its_shots_from_train(server, emobench) -> None:
@@ -207,7 +207,7 @@ def test_a_second_run_is_answered_from_the_cache(server) -> None:
     assert len(received) == len(TEST)
     again = _detector(url)
     assert np.array_equal(again.predict_proba(texts), first) and len(received) == len(TEST)
-    assert again.n_invalid_ == 1  # the invalid reply counts in a cached run as well
+    assert again.diagnostics()["n_invalid"] == 1  # the invalid reply counts in a cached run as well
     _detector(url, max_tokens=32).predict_proba(texts[:1])  # other generation settings: not the same question
     assert len(received) == len(TEST) + 1
     _detector(url, cache=False).predict_proba(texts[:1])
@@ -298,11 +298,11 @@ def test_a_local_causal_lm_generates_parsable_deterministic_replies(tmp_path, ch
     for _ in range(2):
         model = LLMDetector(model=str(directory), max_tokens=6, cache=False).fit([], np.zeros((0, 7)), EKMAN)
         probs = model.predict_proba(texts)
-        runs.append((probs, model.replies_))
+        runs.append((probs, model.last_replies()))
     (probs, replies), (again, replies_again) = runs
     assert replies == replies_again and np.array_equal(probs, again)
     assert probs.shape == (3, len(EKMAN)) and set(np.unique(probs)) <= {0.0, 1.0}
     assert (probs.sum(axis=1) >= 1).all()  # a label or, for an invalid reply, none
     if chat_template is None:  # a raw continuation is cut where it starts an example of its own
         assert not any("\nText:" in reply[1:] for reply in replies)
-    assert 0 <= model.n_invalid_ <= 3
+    assert 0 <= model.diagnostics()["n_invalid"] <= 3

@@ -40,7 +40,7 @@ def test_loads_with_all_members_where_their_extras_are_installed(tmp_path):
     model = fitted_ensemble()
     model.save(tmp_path / "m")
     loaded = read_detector(tmp_path / "m")
-    assert loaded.left_out_ == [] and len(loaded.members_) == 2
+    assert loaded.capabilities.left_out == () and len(loaded.members_) == 2
     np.testing.assert_allclose(loaded.predict_proba(TEXTS), model.predict_proba(TEXTS))
 
 
@@ -53,9 +53,9 @@ def test_a_missing_extra_leaves_the_optional_member_out(tmp_path, monkeypatch):
 
     monkeypatch.setattr(KeywordDetector, "_set_state", missing)
     loaded = read_detector(tmp_path / "m")
-    assert loaded.left_out_ == [
-        "keywords member left out: the keywords member needs the torch package: pip install 'affectlab[hf]'"
-    ]
+    assert loaded.capabilities.left_out == (
+        "keywords member left out: the keywords member needs the torch package: pip install 'affectlab[hf]'",
+    )
     assert [m.name for m in loaded.members_] == ["tfidf-lr"] and loaded.weights_.tolist() == [1.0]
     np.testing.assert_allclose(loaded.predict_proba(TEXTS), model.members_[0].predict_proba(TEXTS))
     np.testing.assert_allclose(loaded.predict_proba(TEXTS), model.without_optional_members().predict_proba(TEXTS))
@@ -78,8 +78,8 @@ def test_a_required_member_with_a_missing_extra_is_an_error(tmp_path, monkeypatc
 def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(data_dir, tmp_path, monkeypatch):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
+    from affectlab.build import english as default
     from affectlab.detectors.serialization import read_model_dir
-    from affectlab.evaluation import default_build as default
     from affectlab.labels import EKMAN
     from tiny_models import save_tiny_bert
 

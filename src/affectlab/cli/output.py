@@ -14,13 +14,16 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from affectlab.errors import AffectlabError
+
+if TYPE_CHECKING:
+    from affectlab.detectors.base import Detector
 
 
 class OutputWriteError(AffectlabError):
@@ -150,9 +153,9 @@ def print_error(message: str, prefix: str = "error") -> None:
     stderr.print(f"[bold red]{prefix}:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
-def print_left_out(detector: Any) -> None:
+def print_left_out(detector: Detector) -> None:
     """A note on stderr for each optional member a model runs without (e.g. an encoder that needs torch)."""
-    print_notes(getattr(detector, "left_out_", []))
+    print_notes(list(detector.capabilities.left_out))
 
 
 def print_notes(notes: list[str]) -> None:

@@ -6,17 +6,17 @@ the label space's order, and ``predict`` applies the shared decision step (:mod:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, cast
 
 import numpy as np
 
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError, TextTypeError
 from affectlab.labels import LabelSpace
-from affectlab.langid import detect_languages
+from affectlab.langid import detect_languages, normalise
 from affectlab.metrics.thresholds import Decision
 from affectlab.versions import __version__
 
@@ -31,6 +31,39 @@ class Inputs:
 
     def __len__(self) -> int:
         return len(self.texts)
+
+    def subset(self, rows: Sequence[int] | np.ndarray) -> Inputs:
+        """The rows ``rows`` of these inputs, in that order."""
+        return Inputs([self.texts[i] for i in rows], [self.contexts[i] for i in rows], [self.langs[i] for i in rows])
+
+
+@dataclass(frozen=True)
+class Batch(Inputs):
+    """A batch prepared once for scoring (:func:`affectlab.detectors.batch.prepare_batch`): the texts, their
+    contexts and language tags, the ``routes`` of a detector with members (member key -> rows) and the
+    ``embeddings`` of the one encoder pass (encoder name -> ``(n_texts, dim)``), passed explicitly to
+    :meth:`Detector.score`, which reads the routes and the vectors instead of working them out again."""
+
+    routes: Mapping[str, np.ndarray] = field(default_factory=dict)
+    embeddings: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+    def subset(self, rows: Sequence[int] | np.ndarray) -> Batch:
+        """The rows ``rows``, with their embeddings (a member's share of the batch: it has no routes of its own)."""
+        part = Inputs.subset(self, rows)
+        vectors = {name: matrix[rows] for name, matrix in self.embeddings.items()}
+        return Batch(part.texts, part.contexts, part.langs, embeddings=vectors)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What :meth:`Detector.score` gives a batch, from one pass of the model: ``probs`` ``(n, n_labels)``, the
+    decision ``scores`` (0.5 = each label's threshold), the 0/1 ``labels`` and, when asked for, the unrounded 0-3
+    ``intensities``."""
+
+    probs: np.ndarray
+    scores: np.ndarray
+    labels: np.ndarray
+    intensities: np.ndarray | None = None
 
 
 def as_inputs(X: Any) -> Inputs:
@@ -64,7 +97,8 @@ def as_inputs(X: Any) -> Inputs:
 
 class Detector:
     """Base class of all detectors. Subclasses set ``name``, ``defaults`` and implement ``_fit``,
-    ``_predict_proba``, ``_get_state`` and ``_set_state``."""
+    ``_predict_proba``, ``_get_state`` and ``_set_state``, and ``_capabilities`` when they can do more than score
+    texts alone (read an encoder, context, rate intensity)."""
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
@@ -77,6 +111,9 @@ class Detector:
     accepts_validation: ClassVar[bool] = False
     """Whether ``fit`` takes ``validation=(X_dev, Y_dev)`` and ``progress=`` keywords (a fine-tuned encoder stops
     early on dev); training passes them only to such detectors."""
+    may_rate_intensity: ClassVar[bool] = False
+    """Whether this kind can rate intensity at all (whether a trained one does is in its :attr:`capabilities`):
+    training refuses an intensity dataset for a kind that never does before it trains anything."""
 
     @property
     def cheap_to_refit(self) -> bool:
@@ -91,11 +128,9 @@ class Detector:
         self.params: dict[str, Any] = {**self.defaults, **params}
         self.label_space_: LabelSpace | None = None
         self.decision_: Decision | None = None
-        self.source_: str | None = None
-        """How messages name this detector ("the default ekman head"); set by the resolver that loaded it."""
-        self.trained_languages_: frozenset[str] | None = None
-        """The languages of its training data, where known (saved as ``trained_languages`` in its config: the
-        default heads); see :attr:`trained_languages`."""
+        self.capabilities_: Capabilities | None = None
+        """What it can do, computed by ``fit`` and by loading (:attr:`capabilities`)."""
+        self._source: str | None = None
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if self.defaults.get(k) != v}
@@ -116,6 +151,7 @@ class Detector:
                 raise
             raise InputError(f"{self.name}: {exc} (see --param / the detector's parameters)") from None
         self.decision_ = Decision.default(label_space, self.rule())
+        self.capabilities_ = self._capabilities().with_languages(training_languages(inputs))
         return self
 
     def predict_proba(self, X: Any) -> np.ndarray:
@@ -144,34 +180,35 @@ class Detector:
         groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
         return self.decision_.scores(probs, self.label_space, groups)
 
-    def scores_and_labels(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Decision scores and the 0/1 label matrix for ``X``, from one pass of the model."""
-        inputs = as_inputs(X)
-        probs = self.predict_proba(inputs)
-        return self.decision_scores(probs, inputs), self.decide(probs, inputs)
+    def score(self, batch: Batch, intensity: bool = False) -> Scored:
+        """The one scoring entry point of a prepared batch: probabilities, decision scores, labels and (with
+        ``intensity``) intensities from one pass of the model, reading the batch's embeddings (and a router its
+        routes) rather than working them out again."""
+        probs = self.predict_proba(batch)
+        scores, labels = self.decision_scores(probs, batch), self.decide(probs, batch)
+        return Scored(probs, scores, labels, self.intensities(batch) if intensity else None)
+
+    def route(self, langs: Sequence[str]) -> dict[str, np.ndarray]:
+        """Which rows each member scores, by member key, for texts of the language tags ``langs`` (empty for a
+        detector without language members)."""
+        return {}
 
     @property
-    def trained_languages(self) -> frozenset[str] | None:
-        """The languages this detector was trained on, where known (None: it does not say): the detections of a
-        text in another language say so."""
-        return self.trained_languages_
+    def capabilities(self) -> Capabilities:
+        """What this trained detector can do: its encoders, the characters they read, whether it reads context
+        or rates intensity, its training languages, what was left out when it was loaded, its diagnostics."""
+        self._check_fitted()
+        assert self.capabilities_ is not None
+        return self.capabilities_
 
-    def encoder_pass(self, X: Any) -> AbstractContextManager[None]:
-        """A block within which every sentence encoder this detector reads embeds the texts of ``X`` once, however
-        often they are asked for (scores, then intensities)."""
-        from affectlab.encoders.sentence import one_encoder_pass
-
-        return one_encoder_pass(as_inputs(X).texts, self.encoder_names)
-
-    @property
-    def rates_intensity(self) -> bool:
-        """Whether :meth:`intensities` rates how strongly each emotion is expressed (the default ekman head)."""
-        return False
+    def diagnostics(self) -> dict[str, Any]:
+        """The counts named by :attr:`Capabilities.diagnostics` for the last prediction (none by default)."""
+        return {}
 
     def intensities(self, X: Any) -> np.ndarray:
         """Each label's intensity on SemEval-2025 track B's 0-3 scale, unrounded, ``(n_texts, n_labels)`` in
-        label-space order (the none label: 0); only for a detector that :attr:`rates_intensity`."""
-        raise InputError(f"{self.source_ or self.name} does not rate intensity")
+        label-space order (the none label: 0); only for a detector whose capabilities say it rates intensity."""
+        raise InputError(f"{self.describe()} does not rate intensity")
 
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""
@@ -181,23 +218,18 @@ class Detector:
         """The decision rule this detector uses on its label space."""
         return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
 
-    @property
-    def encoder_names(self) -> frozenset[str]:
-        """The sentence encoders this detector embeds texts with (by name; empty for n-gram and keyword models):
-        what a router runs once per batch for all its members."""
-        return frozenset()
+    def set_decision(self, decision: Decision) -> None:
+        """Use ``decision`` (tuned on dev by training) from now on."""
+        self.decision_ = decision.check(len(self.label_space))
 
-    @property
-    def encoder_max_chars(self) -> int | None:
-        """How many characters of a text a neural encoder in this detector reads (None: no encoder cuts texts);
-        ``affectlab.detect`` notes a longer text's cut only when there is one."""
-        return None
+    def named(self, source: str) -> Self:
+        """Name this detector ``source`` in messages ("the default ekman head"); the resolver that loaded it does."""
+        self._source = source
+        return self
 
-    @property
-    def reads_context(self) -> bool:
-        """Whether this detector reads earlier dialogue turns (``context``); one that does not scores each text
-        alone, so ``affectlab.detect`` refuses a context given to it rather than ignore it."""
-        return bool(getattr(self, "uses_context_", False))
+    def describe(self) -> str:
+        """How messages name it: the name the resolver gave it, else "the <kind> detector"."""
+        return self._source or f"the {self.name} detector"
 
     @property
     def label_space(self) -> LabelSpace:
@@ -212,7 +244,8 @@ class Detector:
 
     # --- saving -------------------------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str], extra: Mapping[str, Any] | None = None) -> None:
-        """Save to ``directory`` as JSON + npz (see :mod:`affectlab.detectors.serialization`)."""
+        """Save to ``directory`` as JSON + npz (see :mod:`affectlab.detectors.serialization`), with its
+        capabilities."""
         self._check_fitted()
         assert self.decision_ is not None
         state, arrays = self._get_state()
@@ -222,6 +255,7 @@ class Detector:
             "label_space": self.label_space.to_dict(),
             "decision": self.decision_.to_dict(),
             "state": state,
+            "capabilities": self.capabilities.to_dict(),
             "affectlab_version": __version__,
             **(extra or {}),
         }
@@ -235,13 +269,25 @@ class Detector:
             model.label_space_ = LabelSpace.from_dict(config["label_space"])
             model.decision_ = Decision.from_dict(config["decision"]).check(len(model.label_space_))
             model._set_state(config["state"], arrays)
-            languages = config.get("trained_languages")
-            model.trained_languages_ = frozenset(map(str, languages)) if languages else None
+            model.capabilities_ = model._restored_capabilities(config)
         except (KeyError, TypeError, ValueError, InputError) as exc:
             raise ModelFileError(f"saved {cls.name} model is incomplete or inconsistent ({exc})") from None
         return model
 
+    def _restored_capabilities(self, config: Mapping[str, Any]) -> Capabilities:
+        """A loaded model's capabilities: worked out from its loaded state (which may have left parts out), with
+        the training languages it was saved with (``trained_languages`` in models saved before capabilities)."""
+        saved = config.get("capabilities")
+        if isinstance(saved, Mapping):
+            return self._capabilities().with_languages(Capabilities.from_dict(saved).trained_languages)
+        languages = config.get("trained_languages")
+        return self._capabilities().with_languages(map(str, languages) if languages else None)
+
     # --- for subclasses -------------------------------------------------------------------------------------
+    def _capabilities(self) -> Capabilities:
+        """What this kind can do, read from its learned state (the training languages are added by the caller)."""
+        return Capabilities()
+
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise NotImplementedError
 
@@ -253,3 +299,11 @@ class Detector:
 
     def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         raise NotImplementedError
+
+
+def training_languages(inputs: Inputs) -> frozenset[str] | None:
+    """The language tags of training texts, when every text has one (None: some do not say, so neither does the
+    model)."""
+    if not inputs.langs or not all(inputs.langs):
+        return None
+    return frozenset(normalise(lang) for lang in inputs.langs)

@@ -1,8 +1,8 @@
 """The embedded default detector: one trained head per taxonomy, shipped inside the package and rebuilt from the
-datasets by ``affectlab build-default`` (:mod:`affectlab.evaluation.default_build`).
+datasets by ``affectlab build-default`` (:mod:`affectlab.build`).
 
 Every head reads one shared encoder: multilingual-e5-small fine-tuned on all the emotion datasets at once, with a
-linear head per taxonomy (``e5-affect``: :mod:`affectlab.evaluation.default_encoder`), served by ONNX Runtime int8
+linear head per taxonomy (``e5-affect``: :mod:`affectlab.build.encoder`), served by ONNX Runtime int8
 without torch (:mod:`affectlab.encoders.onnx_encoder`).
 
 * ``ekman`` (anger, disgust, fear, joy, sadness, surprise, none): a ``by-language`` head over the 28 languages of
@@ -24,7 +24,6 @@ alone, with its own decision, is the fast profile.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -32,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.detectors.base import Detector
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.registry import read_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
-from affectlab.languages import BRIGHTER_LANGS
+from affectlab.languages import BRIGHTER_LANGS, BY_CODE, LANGUAGES
 
 HEADS_DIR = Path(__file__).parent / "default_heads"
 SCORES_FILE = "scores.json"
@@ -62,8 +62,6 @@ class HeadRecipe:
     scored_on: tuple[str, ...]
     primary_metric: str = "macro_f1"
     fine_tuned_head: bool = True
-    languages: frozenset[str] = frozenset({"en"})
-    """The languages of its training data (a routed head's are its routes)."""
     intensity_scored_on: tuple[str, ...] = ()
     """The intensity test sets of the model card, where the head rates intensity."""
 
@@ -79,18 +77,16 @@ def head_recipe(
 FALLBACK = "und"
 """The ``ekman`` route of a text in a language without data of its own (or none identified)."""
 _FIRST = {"uk": ("emobench-ua",), "en": ("goemotions-ekman", "semeval2025-eng"), "es": ("semeval2025-esp",)}
-_OTHERS = {tag: (f"semeval2025-{code}",) for code, tag in BRIGHTER_LANGS.items() if code not in ("ukr", "eng", "esp")}
-_POOLED = ("emobench-ua", *(names[0] for tag, names in _OTHERS.items() if tag != "af"))
+_OTHERS = {tag: (f"semeval2025-{code}",) for code, tag in BRIGHTER_LANGS.items() if tag not in _FIRST}
+_POOLED = tuple(names[0] for tag, names in {**_FIRST, **_OTHERS}.items() if LANGUAGES.get(tag).full_ekman)
 """The fallback's data: every language that annotates all six emotions and has neutral texts (not English, no
 disgust; Afrikaans, no surprise; Spanish, no neutral texts)."""
 EKMAN_ROUTES = {**_FIRST, **_OTHERS, FALLBACK: _POOLED}
 EKMAN_SCORED_ON = ("emobench-ua", "goemotions-ekman", *(f"semeval2025-{code}" for code in BRIGHTER_LANGS))
 EKMAN_INTENSITY_SCORED_ON = tuple(
-    f"semeval2025-{code}-intensity"
-    for code in ("amh", "arq", "chn", "deu", "eng", "esp", "hau", "ptbr", "ron", "rus", "ukr")
+    f"semeval2025-{code}-intensity" for code, language in BY_CODE.items() if language.intensity_splits
 )
-"""Track B's languages (:data:`affectlab.datasets.semeval2025.INTENSITY_SPLITS`, not imported here: the datasets
-package is heavy to load at every ``detect``)."""
+"""Track B's languages (:attr:`affectlab.languages.Language.intensity_splits`)."""
 
 RECIPES = {
     "ekman": HeadRecipe(
@@ -98,7 +94,6 @@ RECIPES = {
         EKMAN,
         EKMAN_ROUTES,
         EKMAN_SCORED_ON,
-        languages=frozenset(EKMAN_ROUTES) - {FALLBACK},
         intensity_scored_on=EKMAN_INTENSITY_SCORED_ON,
     ),
     "goemotions": head_recipe("goemotions", {"": ("goemotions",)}, scored_on=("goemotions",), fine_tuned_head=False),
@@ -119,13 +114,17 @@ def head_for(space: LabelSpace) -> str:
 def fast_profile(model: Detector, head: str) -> Detector:
     """The n-gram member(s) of a head, each with the decision tuned for it alone."""
     if isinstance(model, LanguageRoutedDetector):
-        return model.with_members(lambda member: fast_profile(member, head))
+        return model.with_members(lambda member: fast_profile(member, head), fast_capabilities(model.capabilities))
     if not isinstance(model, EnsembleDetector) or model.fast_decision_ is None:
         raise ModelFileError(f"the default {head} head has no fast profile; rebuild it with `affectlab build-default`")
-    member = copy.copy(model.members_[FAST_MEMBER])  # the ensemble's own member keeps its decision
-    member.decision_ = model.fast_decision_
-    member.trained_languages_ = model.trained_languages_
-    return member
+    return model.fast_profile(FAST_MEMBER)
+
+
+def fast_capabilities(head: Capabilities) -> Capabilities:
+    """What a head's fast profile can do, from the head's record alone (a router's 29 members stay unbuilt): its
+    n-gram members read no encoder and rate no intensity; they read context as the head does (every member is
+    trained on the same texts, and each reads the turns exactly when the training texts had them)."""
+    return Capabilities(reads_context=head.reads_context, trained_languages=head.trained_languages)
 
 
 @cache

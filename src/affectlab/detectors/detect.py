@@ -3,27 +3,20 @@ case in one call and no configuration."""
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from affectlab.detectors import Detector, Inputs
+from affectlab.detectors import Detector
+from affectlab.detectors.batch import prepare_batch
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
-from affectlab.encoders.sentence import MAX_CHARS
 from affectlab.errors import InputError
-from affectlab.io.outputs import check_output_file
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
-from affectlab.langid import UNDETERMINED, detect_languages, normalise
+from affectlab.langid import UNDETERMINED
 from affectlab.metrics.intensity import intensity_levels
 from affectlab.text import as_context, as_texts, check_count, check_lang
-
-if TYPE_CHECKING:
-    from affectlab.io.batchfile import ScoreProgress, ScoreSummary
 
 
 @dataclass
@@ -109,13 +102,13 @@ def detect(
     top_k = check_count("top_k", top_k)
     lang = check_lang(lang)
     detector = resolve_detector(model, taxonomy, fast)
-    if turns and not detector.reads_context:
+    if turns and not detector.capabilities.reads_context:
         raise InputError(context_not_read(detector))
     check_intensity(detector, intensity)
     contexts = [turns] * len(items)
     cut = encoder_cut(detector, items)
     done = labelled_texts(detector, items, contexts, [lang] * len(items) if lang else None, intensity)
-    trained = detector.trained_languages
+    trained = detector.capabilities.trained_languages
     space = detector.label_space
     results = []
     for i, (text, row_scores, labels) in enumerate(zip(items, done.scores, done.labels, strict=True)):
@@ -131,8 +124,9 @@ def detect(
 
 def encoder_cut(detector: Detector, texts: Sequence[str]) -> int | None:
     """How many characters of a text ``detector``'s encoder reads, when one of ``texts`` is long enough to be cut;
-    None otherwise (asked only then: a router would build every member to answer)."""
-    return detector.encoder_max_chars if any(len(text) > MAX_CHARS for text in texts) else None
+    None otherwise."""
+    cut = detector.capabilities.max_chars
+    return cut if cut is not None and any(len(text) > cut for text in texts) else None
 
 
 def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) -> list[str]:
@@ -144,7 +138,7 @@ def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) ->
 
 def check_intensity(detector: Detector, intensity: bool) -> None:
     """Refuse ``intensity`` for a detector that does not rate it, rather than give no intensities."""
-    if intensity and not detector.rates_intensity:
+    if intensity and not detector.capabilities.rates_intensity:
         raise InputError(
             f"{describe_model(detector)} does not rate intensity (a model whose encoder was fine-tuned with an "
             "intensity head does: the default ekman head as `affectlab build-default --fine-tune` builds it)"
@@ -153,92 +147,6 @@ def check_intensity(detector: Detector, intensity: bool) -> None:
 
 def _intensity_dict(space: LabelSpace, row: np.ndarray) -> dict[str, int]:
     return {label: int(level) for label, level in zip(space.labels, row, strict=True) if label != space.none_label}
-
-
-def detect_file(
-    input_path: str | os.PathLike[str],
-    output_path: str | os.PathLike[str],
-    taxonomy: str = "ekman",
-    model: ModelRef = "default",
-    fast: bool = False,
-    text_col: str = "text",
-    batch_size: int = 1024,
-    progress: Callable[[ScoreProgress], None] | None = None,
-    lang: str | None = None,
-    intensity: bool = False,
-) -> ScoreSummary:
-    """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path``, as ``affectlab
-    detect --input`` does: each row's scores and labels are those :func:`detect` gives the text alone, then its
-    ``lang`` and ``supported`` (the default heads), with ``intensity`` an ``intensity_<label>`` column per emotion,
-    and ``notes``: the notes :func:`detect` gives the text (cut at 2,000 characters for the encoder, a language the
-    model was not trained on), joined with "; ", or "" when there are none. Written batch by batch (``batch_size``
-    rows); a run stopped part way resumes when called again with the same options (the model, ``taxonomy`` and
-    ``fast``, ``lang``, ``intensity``, ``text_col``), and one with other options is refused, naming them as the
-    command line does (``--fast``). Paths that are not a str or ``os.PathLike`` raise
-    :class:`~affectlab.errors.ArgumentTypeError`. See :func:`affectlab.io.batchfile.score_file` for the formats,
-    bad rows and resuming."""
-    from affectlab.io.batchfile import path_argument, score_file  # here: pyarrow would slow every `detect TEXT`
-    from affectlab.io.tables import check_readable_file
-
-    input_path, output_path = path_argument("input_path", input_path), path_argument("output_path", output_path)
-    lang = check_lang(lang)
-    check_readable_file(input_path)
-    check_output_file(output_path, exists_ok=True)  # before the model loads; resuming is score_file's to judge
-    detector = resolve_detector(model, taxonomy, fast)
-    check_intensity(detector, intensity)
-    space, trained = detector.label_space, detector.trained_languages
-    emotions = [label for label in space.labels if label != space.none_label] if intensity else []
-    extra_columns = [("lang", "string"), *([("supported", "bool")] if trained is not None else []),
-                     *((f"intensity_{label}", "int") for label in emotions), ("notes", "string")]  # fmt: skip
-    options, details = model_identity(model, taxonomy, fast)
-    options |= {"--lang": lang, "--intensity": intensity, "--text-col": text_col}
-
-    def predict(batch: list[str]) -> tuple[np.ndarray, list[list[str]], list[dict[str, Any]]]:
-        done = labelled_texts(detector, batch, langs=[lang] * len(batch) if lang else None, intensity=intensity)
-        cut = encoder_cut(detector, batch)
-        extras: list[dict[str, Any]] = []
-        for i, (text, text_lang) in enumerate(zip(batch, done.langs, strict=True)):
-            extra: dict[str, Any] = {"lang": text_lang}
-            supported = None if trained is None else text_lang in trained
-            if supported is not None:
-                extra["supported"] = supported
-            if done.intensities is not None:
-                extra |= {f"intensity_{k}": v for k, v in _intensity_dict(space, done.intensities[i]).items()}
-            extras.append(extra | {"notes": "; ".join(text_notes(text, cut, text_lang, supported))})
-        return done.scores, done.labels, extras
-
-    return score_file(input_path, output_path, predict, space.labels, text_col=text_col, batch_size=batch_size,
-                      progress=progress, extra_columns=extra_columns, run_options=options,
-                      run_details=details)  # fmt: skip
-
-
-def model_identity(model: ModelRef, taxonomy: str, fast: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The model a file run uses, as it records it to resume only with the same model (:mod:`affectlab.io.resume`):
-    the options that choose it, by their command-line names (``--model``: ``"default"``, a saved folder's resolved
-    path or a detector object's description; for the default, ``--taxonomy`` and ``--fast``, which choose its head
-    and profile), and the ``model checksum``: the start of the ``config_sha256`` of the saved folder or default head
-    it is read from, which covers every file of the model, so it changes when the model is saved again in place."""
-    if isinstance(model, Detector):  # an object has no identity beyond its kind and where it was loaded from
-        return {"--model": describe_model(model)}, {}
-    if str(model) == "default":
-        from affectlab.detectors.default import HEADS_DIR
-
-        options = {"--model": "default", "--taxonomy": taxonomy, "--fast": fast}
-        return options, {"model checksum": _config_sha256(HEADS_DIR / taxonomy)}
-    folder = Path(model).resolve()
-    return {"--model": str(folder)}, {"model checksum": _config_sha256(folder)}
-
-
-def _config_sha256(folder: Path) -> str | None:
-    """The checksum a saved model's config.json records of itself (its arrays' and files' checksums included)."""
-    from affectlab.detectors.serialization import CONFIG
-
-    try:
-        config = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None  # the model was loaded from it a moment ago: only a concurrent rewrite gets here
-    digest = config.get("config_sha256") if isinstance(config, dict) else None
-    return digest[:16] if isinstance(digest, str) else None  # 64 bits tell two saves apart, and read in a message
 
 
 def labelled_texts(
@@ -251,16 +159,14 @@ def labelled_texts(
     """Decision scores, each text's predicted labels (highest score first), its language and (with ``intensity``)
     the 0-3 intensities: what :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the
     same in each. Each text's language is ``langs``' (tags or codes), else identified once (not once per routing
-    step), and the encoder runs once for scores and intensities."""
-    unknown = Inputs(texts, contexts or [[] for _ in texts], [""] * len(texts))
-    tags = [normalise(lang) for lang in langs] if langs is not None else detect_languages(unknown)
-    inputs = Inputs(texts, unknown.contexts, tags)
-    with detector.encoder_pass(inputs):
-        scores, predicted = detector.scores_and_labels(inputs)
-        rated = intensity_levels(detector.intensities(inputs), predicted) if intensity else None
+    step), and the encoder runs once for scores and intensities (:func:`~affectlab.detectors.batch.prepare_batch`,
+    then :meth:`~affectlab.detectors.base.Detector.score`)."""
+    batch = prepare_batch(detector, texts, contexts, langs)
+    scored = detector.score(batch, intensity)
+    rated = intensity_levels(scored.intensities, scored.labels) if scored.intensities is not None else None
     labels = detector.label_space.labels
     ranked = [
         [labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
-        for row_scores, row_predicted in zip(scores, predicted, strict=True)
+        for row_scores, row_predicted in zip(scored.scores, scored.labels, strict=True)
     ]
-    return LabelledTexts(scores, ranked, tags, rated)
+    return LabelledTexts(scored.scores, ranked, batch.langs, rated)

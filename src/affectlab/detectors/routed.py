@@ -13,17 +13,17 @@ the member weights and the thresholds (label priors differ a lot between the dat
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.base import Batch, Detector, Inputs, Scored, as_inputs
+from affectlab.detectors.batch import embed_once
+from affectlab.detectors.capabilities import Capabilities, combine
 from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
-from affectlab.encoders.sentence import one_encoder_pass
 from affectlab.errors import InputError
 from affectlab.langid import UNDETERMINED, detect_languages
 
@@ -34,6 +34,7 @@ class LanguageRoutedDetector(Detector):
     vocabularies); ``members_`` gives them all."""
 
     name = "by-language"
+    may_rate_intensity = True
     description = "one detector per language (uk, en, es), each text routed by its language"
     defaults = {"languages": ["uk", "en", "es"], "fallback": "en"}
 
@@ -62,17 +63,6 @@ class LanguageRoutedDetector(Detector):
             return self._members[lang]
 
     @property
-    def encoder_max_chars(self) -> int | None:
-        """The shortest cut of any language's member (builds the members not built yet)."""
-        cuts = [member.encoder_max_chars for member in self.members_.values()]
-        return min((cut for cut in cuts if cut is not None), default=None)
-
-    @property
-    def reads_context(self) -> bool:
-        """Whether any language's member reads earlier turns (builds the members not built yet)."""
-        return any(member.reads_context for member in self.members_.values())
-
-    @property
     def languages(self) -> list[str]:
         """The languages that have a member (read under the lock: a member moves from pending to built while
         another thread builds it, and a read between the two moments could miss its language)."""
@@ -80,7 +70,7 @@ class LanguageRoutedDetector(Detector):
             return [*self._members, *self._pending]
 
     def set_members(self, members: dict[str, Detector]) -> None:
-        """Install trained members (all over this detector's label space)."""
+        """Install trained members (all over this detector's label space): this detector's ``fit``."""
         missing = set(self.params["languages"]) - set(members)
         if missing:
             raise InputError(f"no member for {', '.join(sorted(missing))}")
@@ -91,81 +81,92 @@ class LanguageRoutedDetector(Detector):
         first = next(iter(members.values()))
         self.label_space_ = first.label_space
         self.decision_ = first.decision_
+        self.capabilities_ = self._capabilities()
 
-    def with_members(self, change: Callable[[Detector], Detector]) -> LanguageRoutedDetector:
-        """A router over ``change(member)`` for each member, each built when first needed."""
+    def with_members(
+        self, change: Callable[[Detector], Detector], capabilities: Capabilities
+    ) -> LanguageRoutedDetector:
+        """A router over ``change(member)`` for each member, each built when first needed; ``capabilities`` says
+        what the changed members can do, so that asking builds none of them."""
         router = LanguageRoutedDetector(**self.params)
         router.label_space_, router.decision_ = self.label_space_, self.decision_
+        router.capabilities_ = capabilities
         router._pending = {lang: partial(self._changed_member, change, lang) for lang in self.languages}
         return router
 
     def _changed_member(self, change: Callable[[Detector], Detector], lang: str) -> Detector:
         return change(self.member(lang))
 
-    def route(self, inputs: Inputs) -> dict[str, np.ndarray]:
-        """Row indices per member."""
+    def route(self, langs: Sequence[str]) -> dict[str, np.ndarray]:
+        """Row indices per member, for texts of the language tags ``langs`` (the fallback's member for a language
+        without one)."""
         languages = self.languages
-        keys = np.array([lang if lang in languages else self.params["fallback"] for lang in detect_languages(inputs)])
+        keys = np.array([lang if lang in languages else self.params["fallback"] for lang in langs])
         return {lang: np.flatnonzero(keys == lang) for lang in languages if (keys == lang).any()}
 
-    def _subset(self, inputs: Inputs, rows: np.ndarray) -> Inputs:
-        return Inputs(
-            [inputs.texts[i] for i in rows], [inputs.contexts[i] for i in rows], [inputs.langs[i] for i in rows]
-        )
+    def _batch(self, inputs: Inputs, embedded: bool) -> Batch:
+        """``inputs`` as a batch with routes: a prepared batch as it is; other inputs routed by their languages and,
+        when ``embedded`` and they span several members, embedded once for all of them (the members then differ
+        only in their n-gram models, weights and thresholds)."""
+        if isinstance(inputs, Batch) and inputs.routes:
+            return inputs
+        routes = self.route(detect_languages(inputs))
+        encoders = self.capabilities.encoders if embedded and len(routes) > 1 else ()
+        vectors = {name: embed_once(inputs.texts, name) for name in sorted(encoders)}
+        return Batch(inputs.texts, inputs.contexts, inputs.langs, routes=routes, embeddings=vectors)
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise InputError("train the members one by one and install them with set_members()")
 
-    @property
-    def trained_languages(self) -> frozenset[str]:
-        """Its routed languages (not the undetermined fallback)."""
-        return frozenset(self.languages) - {UNDETERMINED}
+    def _capabilities(self) -> Capabilities:
+        """Its members' records combined (building the members not built yet): intensity only when every member
+        rates it; its training languages are its routed ones (not the undetermined fallback)."""
+        members = [member.capabilities for member in self.members_.values()]
+        return combine(members, "every", trained_languages=frozenset(self.languages) - {UNDETERMINED})
 
-    def encoder_pass(self, X: Any) -> AbstractContextManager[None]:
-        """One pass of each encoder the members of the texts' languages read, over all the texts."""
-        inputs = as_inputs(X)
-        names = frozenset().union(*(self.member(lang).encoder_names for lang in self.route(inputs)))
-        return one_encoder_pass(inputs.texts, names)
+    def _restored_capabilities(self, config: Mapping[str, Any]) -> Capabilities:
+        """The saved record, read without building a member (a router saved before capabilities builds them)."""
+        saved = config.get("capabilities")
+        return Capabilities.from_dict(saved) if isinstance(saved, Mapping) else self._capabilities()
+
+    def score(self, batch: Batch, intensity: bool = False) -> Scored:
+        """Each route's rows scored by its member, on the batch's routes and embeddings."""
+        routes = self._batch(batch, embedded=True).routes
+        parts = {lang: self.member(lang).score(batch.subset(rows), intensity) for lang, rows in routes.items()}
+        n, width = len(batch), len(self.label_space)
+        out = Scored(np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width), dtype=np.int8),
+                     np.zeros((n, width)) if intensity else None)  # fmt: skip
+        for lang, rows in routes.items():
+            part = parts[lang]
+            out.probs[rows], out.scores[rows], out.labels[rows] = part.probs, part.scores, part.labels
+            if out.intensities is not None and part.intensities is not None:
+                out.intensities[rows] = part.intensities
+        return out
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
-        probs = np.zeros((len(inputs), len(self.label_space)))
-        routes = self.route(inputs)
-        # one encoder pass over the whole batch, whatever its languages; the members then differ only in their
-        # n-gram models, weights and thresholds
-        shared = frozenset().union(*(self.member(lang).encoder_names for lang in routes)) if len(routes) > 1 else ()
-        with one_encoder_pass(inputs.texts, shared):
-            for lang, rows in routes.items():
-                probs[rows] = self.member(lang).predict_proba(self._subset(inputs, rows))
-        return probs
-
-    @property
-    def rates_intensity(self) -> bool:
-        """Whether every language's member rates intensity (builds the members not built yet)."""
-        return all(member.rates_intensity for member in self.members_.values())
+        return self._gather(self._batch(inputs, embedded=True), lambda member, rows, part: member.predict_proba(part))
 
     def intensities(self, X: Any) -> np.ndarray:
         """Each row's intensities from its language's member."""
-        inputs = as_inputs(X)
-        out = np.zeros((len(inputs), len(self.label_space)))
-        for lang, rows in self.route(inputs).items():
-            out[rows] = self.member(lang).intensities(self._subset(inputs, rows))
-        return out
+        batch = self._batch(as_inputs(X), embedded=True)
+        return self._gather(batch, lambda member, rows, part: member.intensities(part))
 
     def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
         """Each row decided by its language's member."""
-        inputs = as_inputs(X)
-        predicted = np.zeros(probs.shape, dtype=np.int8)
-        for lang, rows in self.route(inputs).items():
-            predicted[rows] = self.member(lang).decide(probs[rows], self._subset(inputs, rows))
-        return predicted
+        batch = self._batch(as_inputs(X), embedded=False)
+        return self._gather(batch, lambda member, rows, part: member.decide(probs[rows], part)).astype(np.int8)
 
     def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
         """Each row's scores on its language member's decision scale."""
-        inputs = as_inputs(X)
-        scores = np.zeros(probs.shape)
-        for lang, rows in self.route(inputs).items():
-            scores[rows] = self.member(lang).decision_scores(probs[rows], self._subset(inputs, rows))
-        return scores
+        batch = self._batch(as_inputs(X), embedded=False)
+        return self._gather(batch, lambda member, rows, part: member.decision_scores(probs[rows], part))
+
+    def _gather(self, batch: Batch, ask: Callable[[Detector, np.ndarray, Batch], np.ndarray]) -> np.ndarray:
+        """``ask(member, rows, the batch's share of those rows)`` for each route, placed at its rows of one matrix."""
+        out = np.zeros((len(batch), len(self.label_space)))
+        for lang, rows in batch.routes.items():
+            out[rows] = ask(self.member(lang), rows, batch.subset(rows))
+        return out
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         states, arrays = {}, {}
@@ -176,6 +177,7 @@ class LanguageRoutedDetector(Detector):
                 "params": member.params,
                 "decision": member.decision_.to_dict() if member.decision_ else None,
                 "state": state,
+                "capabilities": member.capabilities.to_dict(),
             }
             arrays.update(nest_arrays(lang, member_arrays))
         return {"members": states}, arrays
@@ -188,6 +190,7 @@ class LanguageRoutedDetector(Detector):
                 "label_space": self.label_space.to_dict(),
                 "decision": saved["decision"],
                 "state": saved["state"],
+                **({"capabilities": saved["capabilities"]} if "capabilities" in saved else {}),
             }
             kind = detector_class(saved["model"])  # an unknown kind fails now, not at the first text
             member_arrays = unnest_arrays(lang, arrays)

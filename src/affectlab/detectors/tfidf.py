@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.linear import fit_linear, linear_proba
 from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures
 
@@ -39,10 +40,9 @@ class TfidfLogisticRegression(Detector):
         X = self.features_.transform(inputs)
         return linear_proba(X, self.coef_, self.intercept_, self.label_space.multi_label)
 
-    @property
-    def reads_context(self) -> bool:
-        """Whether the training texts had earlier turns, so that a context block was learned."""
-        return self.features_.reads_context
+    def _capabilities(self) -> Capabilities:
+        """Context when the training texts had earlier turns, so that a context block was learned."""
+        return Capabilities(reads_context=self.features_.reads_context)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()
@@ -106,10 +106,9 @@ class TfidfRandomForest(Detector):
             probs[:, np.asarray(self.forest_.classes_, dtype=int)] = raw
         return probs
 
-    @property
-    def reads_context(self) -> bool:
-        """Whether the training texts had earlier turns, so that a context block was learned."""
-        return self.features_.reads_context
+    def _capabilities(self) -> Capabilities:
+        """Context when the training texts had earlier turns, so that a context block was learned."""
+        return Capabilities(reads_context=self.features_.reads_context)
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()

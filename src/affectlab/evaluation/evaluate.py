@@ -18,7 +18,8 @@ from affectlab.detectors import Detector
 from affectlab.detectors.resolve import describe_model
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
-from affectlab.evaluation.training import Progress, _quiet, label_metric
+from affectlab.evaluation.training import label_metric
+from affectlab.io.progress import Progress, quiet
 from affectlab.labels import LabelSpace
 from affectlab.metrics.bootstrap import bootstrap_ci
 from affectlab.metrics.classification import classification_scores, macro_f1_emotions
@@ -70,7 +71,7 @@ def evaluate(
     data: Any,
     split: str = "test",
     n_bootstrap: int = 1000,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     started: float | None = None,
     training: dict[str, Any] | None = None,
 ) -> RunRecord:
@@ -98,9 +99,7 @@ def evaluate(
     metrics["macro_f1_ci95"] = list(bootstrap_ci(gold, predicted, space, "macro_f1", n_bootstrap))
     if rated is not None:
         metrics |= intensity_scores(rows, space, rated, predicted, n_bootstrap)
-    if getattr(model, "n_invalid_", None) is not None:  # generated answers that named no label (MASIVE App. F.1)
-        metrics["invalid_answer_rate"] = model.invalid_rate_  # type: ignore[attr-defined]
-        metrics["n_invalid"] = model.n_invalid_  # type: ignore[attr-defined]
+    metrics |= model.diagnostics()  # e.g. generated answers that named no label (MASIVE App. F.1)
     return RunRecord(
         model=model.name,
         dataset=spec.name,
@@ -111,7 +110,7 @@ def evaluate(
         model_config={
             "params": _jsonable(model.params),
             "decision": model.decision_.to_dict() if model.decision_ else None,
-            **({"left_out": left_out} if (left_out := getattr(model, "left_out_", None)) else {}),
+            **({"left_out": list(left_out)} if (left_out := model.capabilities.left_out) else {}),
         },
         training=training,
         versions=library_versions(),
@@ -133,9 +132,8 @@ def check_rates_intensity(model: Detector, spec: DatasetSpec) -> None:
     answer): training may still give an embedding model an intensity head."""
     if not spec.rates_intensity:
         return
-    trained = model.label_space_ is not None
-    never = type(model).rates_intensity is Detector.rates_intensity
-    if never or (trained and not model.rates_intensity):
+    trained = model.capabilities_ is not None
+    if not model.may_rate_intensity or (trained and not model.capabilities.rates_intensity):
         raise InputError(
             f"{describe_model(model)} does not rate intensity, which {spec.name} is scored on (a model whose encoder "
             "was fine-tuned with an intensity head does: the default ekman head as `affectlab build-default "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,20 +13,16 @@ from affectlab.detectors import Detector, as_inputs
 from affectlab.detectors.ensemble import EnsembleDetector, combine, tune_ensemble_weights
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
+from affectlab.io.progress import Progress, quiet
 from affectlab.labels import LabelSpace
 from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
 
-Progress = Callable[[str], None]
 CV_THRESHOLD_MAX_TRAIN = 20_000
 """Below this many training texts, per-label thresholds are tuned on dev plus 5-fold out-of-fold predictions on
 train. EmoBench-UA's dev set has 249 texts (about 10 per rarer emotion): thresholds tuned on it alone moved test
 macro-F1 by up to 0.05 between near-identical settings; with the out-of-fold rows added they vary by about 0.01."""
 CV_FOLDS = 5
-
-
-def _quiet(_stage: str) -> None:
-    """The default progress callback: report nothing."""
 
 
 def label_metric(spec: DatasetSpec) -> str:
@@ -42,7 +37,7 @@ def train_detector(
     spec: DatasetSpec,
     data: Any,
     tune: bool = True,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     cv_thresholds: bool | None = None,
 ) -> dict[str, Any]:
     """Fit ``model`` on ``data["train"]`` and tune its decision on ``data["dev"]`` (when there is one) for the
@@ -85,7 +80,7 @@ def _train(
             probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
             y_dev = np.vstack([y_dev, y_train])
             groups = groups + detect_languages(as_inputs(train))
-    model.decision_ = fit_decision(
+    decision = fit_decision(
         model.rule(),
         probs,
         y_dev,
@@ -95,13 +90,14 @@ def _train(
         tune=tune,
         groups=groups if len(set(groups or [])) > 1 else None,
     )
+    model.set_decision(decision)
     return {
         "dataset": spec.name,
         "n_train": len(train),
         "n_dev": 0 if dev is None else len(dev),
         "n_tuning": 0 if y_dev is None else len(y_dev),
         "seconds": round(time.perf_counter() - started, 3),
-        "decision": model.decision_.to_dict(),
+        "decision": decision.to_dict(),
     }
 
 
@@ -127,8 +123,7 @@ def _dev_probabilities(model: Detector, dev: Any, y_dev: np.ndarray, spec: Datas
         return model.predict_proba(dev)
     probas = model.member_probas(dev)
     weights = tune_ensemble_weights(probas, y_dev, spec.label_space, label_metric(spec), model.rule())
-    model.params["weights"] = weights.tolist()
-    model.weights_ = weights
+    model.set_weights(weights)
     return combine(probas, weights)
 
 
