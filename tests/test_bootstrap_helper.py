@@ -8,7 +8,7 @@ import pytest
 
 from affectlab.annotation import bootstrap as agreement_bootstrap
 from affectlab.labels import EKMAN
-from affectlab.metrics.bootstrap import bootstrap_ci, percentile_interval, resamples
+from affectlab.metrics.bootstrap import Resampling, bootstrap_ci, percentile_interval
 from affectlab.metrics.intensity import pearson_intensity_ci
 from affectlab.uatasks.multiple_choice import bootstrap_accuracy_ci
 
@@ -61,12 +61,12 @@ def test_agreement_intervals_drawn_in_chunks_are_unchanged():
 
 
 def test_the_two_schemes_draw_counts_and_positions_of_the_same_items():
-    counts = np.vstack(list(resamples(10, 7, seed=1, chunk=3)))
-    positions = next(resamples(10, 7, seed=1, scheme="indices"))
+    counts = np.vstack(list(Resampling(7, seed=1, chunk=3).blocks(10)))
+    positions = next(Resampling(7, seed=1, scheme="indices").blocks(10))
     assert counts.shape == positions.shape == (7, 10)
     assert (counts.sum(axis=1) == 10).all() and positions.min() >= 0 and positions.max() < 10
 
 
 def test_a_statistic_undefined_in_every_resample_has_no_interval_and_no_items_give_nan():
-    assert np.isnan(percentile_interval(lambda block: np.full(len(block), np.nan), 5, n_resamples=10)).all()
-    assert np.isnan(percentile_interval(lambda block: block.sum(axis=1), 0)).all()
+    assert np.isnan(percentile_interval(lambda block: np.full(len(block), np.nan), 5, Resampling(10))).all()
+    assert np.isnan(percentile_interval(lambda block: block.sum(axis=1), 0, Resampling())).all()

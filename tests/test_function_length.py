@@ -12,6 +12,8 @@ SOURCE = Path(affectlab.__file__).parent
 MOST_LINES = 80
 MOST_COMMAND_LINES = 40
 """Issue 22: a command's body calls one job function and prints its result."""
+
+
 def function_lengths() -> dict[str, int]:
     """``path:name`` (path below src/affectlab; a nested function as ``outer.inner``) -> lines, decorators
     excluded."""
@@ -40,4 +42,3 @@ def limit_of(function: str) -> int:
 def test_no_function_is_longer_than_its_limit():
     long = {name: n for name, n in function_lengths().items() if n > limit_of(name)}
     assert not long, f"functions over {MOST_LINES} lines ({MOST_COMMAND_LINES} in cli/): {long}"
-

@@ -21,9 +21,11 @@ given. ``und`` means no language could be told (no letters).
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from affectlab.languages import LANGUAGES, tags_by_code
@@ -41,25 +43,14 @@ _WORD = re.compile(r"\w+")
 _UKRAINIAN_LETTERS = re.compile(r"[іїєґІЇЄҐ]")
 _TATAR_LETTERS = re.compile(r"[әөүҗңһӘӨҮҖҢҺ]")
 _RUSSIAN_LETTERS = re.compile(r"[ыэъёЫЭЪЁ]")
-_UKRAINIAN_WORDS = frozenset(
-    "це вже що як та він вона воно ми ви вони його мене мені ти тобі дуже ще буде було був була немає коли чому "
-    "якщо тільки навіть або але щоб де хто цей ця ці цього усе своє свій їх зараз нема".split()
-)
-_RUSSIAN_WORDS = frozenset(
-    "это уже что как он она оно мы вы они его меня мне ты очень еще будет было был была нет когда почему "
-    "если только даже или но чтобы где кто этот эта эти этого всё свой их сейчас".split()
-)
 _SPANISH_LETTERS = re.compile(r"[ñáéíóúü¿¡]")
-_ENGLISH_WORDS = frozenset(
-    "the and to of a in is it you that i for on with was my me this be have are not but so just at he she they we "
-    "your what all do can if or as from an by like about would there".split()
-)
-_SPANISH_WORDS = frozenset(
-    "de la que el en y los se del las por un para con no una su al es lo como más pero sus le ya o este sí porque "
-    "esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni "
-    "contra otros ese eso ante ellos e esto mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho "
-    "quienes nada muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus".split()
-)
+_FUNCTION_WORDS = {
+    lang: frozenset(words.split())
+    for lang, words in json.loads((Path(__file__).parent / "function_words.json").read_text(encoding="utf-8")).items()
+}
+"""The commonest function words of Ukrainian, Russian, English and Spanish, which tell those pairs apart."""
+_UKRAINIAN_WORDS, _RUSSIAN_WORDS = _FUNCTION_WORDS["uk"], _FUNCTION_WORDS["ru"]
+_ENGLISH_WORDS, _SPANISH_WORDS = _FUNCTION_WORDS["en"], _FUNCTION_WORDS["es"]
 _YORUBA_LETTERS = re.compile(r"[ṣṢ]")
 _YORUBA_VOWELS = re.compile(r"[ẹọẸỌ]")
 _VIETNAMESE_LETTERS = re.compile(r"[đĐơƠưƯăĂâÂêÊôÔ]")

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from affectlab.metrics.bootstrap import percentile_intervals
+from affectlab.metrics.bootstrap import Resampling, percentile_intervals
 
 STATISTICS = ("krippendorff_alpha", "fleiss_kappa", "cohen_kappa_mean", "interrater_correlation")
 MAX_CELLS = 20_000_000
@@ -84,7 +84,7 @@ def intervals(
     def resampled_scores(weights: np.ndarray) -> np.ndarray:
         return np.column_stack([table.statistic(weights) for _, _, table in live] or [np.empty((len(weights), 0))])
 
-    found = percentile_intervals(resampled_scores, n_items, n_bootstrap, confidence, seed, chunk=CHUNK)
+    found = percentile_intervals(resampled_scores, n_items, Resampling(n_bootstrap, confidence, seed, chunk=CHUNK))
     live_intervals = {(name, stat): interval for (name, stat, _), interval in zip(live, found, strict=True)}
     return {
         name: {

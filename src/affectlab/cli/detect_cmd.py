@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
@@ -13,6 +13,9 @@ from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detectors.detect import Detection, detect
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
+
+if TYPE_CHECKING:
+    from affectlab.scale.jobs import DetectOptions
 
 BAR_WIDTH = 24
 
@@ -83,7 +86,9 @@ def detect_command(
         return
     if input_file is not None:
         _check_file_options(texts, context, top_k, output_file)
-        options = FileOptions(text_col, model, taxonomy, fast, batch_size, lang, intensity)
+        from affectlab.scale.jobs import DetectOptions  # here: pyarrow would slow every `detect TEXT`
+
+        options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity)
         _detect_file(input_file, output_file, options, as_json)
         return
     if not texts:
@@ -166,26 +171,12 @@ def _intensity_cell(level: int | None) -> str:
     return "" if level is None else f"intensity {level}"
 
 
-@dataclass(frozen=True)
-class FileOptions:
-    """How ``detect --input`` scores a file."""
-
-    text_col: str
-    model: str
-    taxonomy: str
-    fast: bool
-    batch_size: int
-    lang: str | None
-    intensity: bool
-
-
-def _detect_file(input_file: Path, output_file: Path | None, options: FileOptions, as_json: bool) -> None:
+def _detect_file(input_file: Path, output_file: Path | None, options: DetectOptions, as_json: bool) -> None:
     from affectlab.cli.output import file_progress
     from affectlab.scale.jobs import prepare_detect_file  # here: pyarrow would slow every `detect TEXT`
 
     assert output_file is not None  # _check_file_options refused --input without --output
-    job = prepare_detect_file(input_file, output_file, options.taxonomy, options.model, options.fast,
-                              options.text_col, options.batch_size, options.lang, options.intensity)  # fmt: skip
+    job = prepare_detect_file(input_file, output_file, options)
     print_left_out(job.scorer.detector)
     with file_progress(not as_json) as progress:
         summary = job.run(progress)

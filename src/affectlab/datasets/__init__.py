@@ -84,38 +84,37 @@ _SEMEVAL2025_NOTES = {
     "esp": "no row without an emotion, so no none label",
     "afr": "no surprise label",
 }
-for _lang, _tag in semeval2025.LANGS.items():
-    _register(
-        DatasetSpec(
-            name=f"semeval2025-{_lang}",
-            title=f"SemEval-2025 Task 11 track A, {semeval2025.LANGUAGE_NAMES[_lang]}",
-            label_space=semeval2025.label_space(_lang),
-            primary_metric="macro_f1_emotions",  # the task's official score; emobench-ua keeps its paper's 7-label one
-            languages=(_tag,),
-            splits=semeval2025.SPLITS,
-            loader=partial(semeval2025.load, _lang),
-            source="SemEval-2025 Task 11 / BRIGHTER track A",
-            license="CC BY 4.0",
-            citation=semeval2025.CITATION_BRIGHTER,
-            notes=_SEMEVAL2025_NOTES.get(_lang, ""),
-        )
+
+
+def _semeval2025(
+    track: str, lang: str, space: LabelSpace, metric: str, splits: tuple[str, ...], load: Callable, notes: str
+) -> DatasetSpec:
+    """SemEval-2025 Task 11 (BRIGHTER) ``track`` A (labels) or B (intensity 0-3) in ``lang``."""
+    name, scale = (f"semeval2025-{lang}", "") if track == "A" else (f"semeval2025-{lang}-intensity", " (intensity 0-3)")
+    return DatasetSpec(
+        name=name,
+        title=f"SemEval-2025 Task 11 track {track}{scale}, {semeval2025.LANGUAGE_NAMES[lang]}",
+        label_space=space,
+        primary_metric=metric,
+        languages=(semeval2025.LANGS[lang],),
+        splits=splits,
+        loader=partial(load, lang),
+        source=f"SemEval-2025 Task 11 / BRIGHTER track {track}",
+        license="CC BY 4.0",
+        citation=semeval2025.CITATION_BRIGHTER,
+        notes=notes,
     )
+
+
+# track A's official score; emobench-ua keeps its paper's 7-label macro-F1
+for _lang in semeval2025.LANGS:
+    _space = semeval2025.label_space(_lang)
+    _notes = _SEMEVAL2025_NOTES.get(_lang, "")
+    _register(_semeval2025("A", _lang, _space, "macro_f1_emotions", semeval2025.SPLITS, semeval2025.load, _notes))
 for _lang, _splits in semeval2025.INTENSITY_SPLITS.items():
-    _register(
-        DatasetSpec(
-            name=f"semeval2025-{_lang}-intensity",
-            title=f"SemEval-2025 Task 11 track B (intensity 0-3), {semeval2025.LANGUAGE_NAMES[_lang]}",
-            label_space=semeval2025.intensity_label_space(_lang),
-            primary_metric="pearson_intensity",
-            languages=(semeval2025.LANGS[_lang],),
-            splits=_splits,
-            loader=partial(semeval2025.load_intensity, _lang),
-            source="SemEval-2025 Task 11 / BRIGHTER track B",
-            license="CC BY 4.0",
-            citation=semeval2025.CITATION_BRIGHTER,
-            notes="meta.intensity rates each emotion 0-3" + ("; no train split" if "train" not in _splits else ""),
-        )
-    )
+    _space = semeval2025.intensity_label_space(_lang)
+    _notes = "meta.intensity rates each emotion 0-3" + ("; no train split" if "train" not in _splits else "")
+    _register(_semeval2025("B", _lang, _space, "pearson_intensity", _splits, semeval2025.load_intensity, _notes))
 _register(
     replace(
         DATASETS.get("semeval2025-ukr"),

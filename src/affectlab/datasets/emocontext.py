@@ -14,7 +14,7 @@ from typing import Any
 from affectlab.datasets.schema import Example, example, to_dataset_dict
 from affectlab.datasets.sources import data_file
 from affectlab.errors import InputError
-from affectlab.io.tables import read_delimited
+from affectlab.io.tables import read_fields
 from affectlab.labels import EMOCONTEXT
 
 SPLITS = ("train", "dev", "test")
@@ -29,11 +29,8 @@ def read_split(split: str, data_dir: str | os.PathLike[str] | None) -> list[Exam
     """Rows of one EmoContext split."""
     path = data_file(f"emocontext/{split}.txt", URL.format(split=split), data_dir)
     rows = []
-    for number, fields in enumerate(read_delimited(path, "\t", quoting=csv.QUOTE_NONE), start=1):
-        if number == 1 and fields[:1] == ["id"]:
-            continue  # some releases carry the header "id turn1 turn2 turn3 label"
-        if len(fields) != 5:
-            raise InputError(f"{path.name} line {number}: expected 5 tab-separated fields, got {len(fields)}")
+    # some releases carry the header "id turn1 turn2 turn3 label"
+    for number, fields in read_fields(path, "\t", 5, quoting=csv.QUOTE_NONE, header="id"):
         dialogue_id, turn1, turn2, turn3, label = fields
         if label not in EMOCONTEXT.labels:
             raise InputError(f"{path.name} line {number}: unknown label {label!r}")

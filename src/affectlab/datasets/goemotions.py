@@ -13,8 +13,7 @@ from typing import Any
 
 from affectlab.datasets.schema import Example, example, to_dataset_dict
 from affectlab.datasets.sources import data_file
-from affectlab.errors import InputError
-from affectlab.io.tables import read_delimited
+from affectlab.io.tables import read_fields
 from affectlab.labels import (
     EKMAN,
     GOEMOTIONS,
@@ -37,9 +36,7 @@ def read_split(split: str, data_dir: str | os.PathLike[str] | None) -> list[Exam
     """Rows of one GoEmotions split with label names in GoEmotions order."""
     path = data_file(f"goemotions/{split}.tsv", URL.format(split=split), data_dir)
     rows = []
-    for number, fields in enumerate(read_delimited(path, "\t"), start=1):
-        if len(fields) != 3:
-            raise InputError(f"{path.name} line {number}: expected 3 tab-separated fields, got {len(fields)}")
+    for _, fields in read_fields(path, "\t", 3):
         text, label_ids, comment_id = fields
         labels = [GOEMOTIONS.labels[int(i)] for i in label_ids.split(",")]
         rows.append(example(comment_id, text, labels, "en"))

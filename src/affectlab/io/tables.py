@@ -275,6 +275,21 @@ def read_delimited(path: Path, delimiter: str, quoting: Literal[0, 1, 2, 3] = cs
         raise InputError(f"{path.name}: {exc}") from None
 
 
+def read_fields(
+    path: Path, delimiter: str, width: int, quoting: Literal[0, 1, 2, 3] = csv.QUOTE_MINIMAL, header: str | None = None
+) -> list[tuple[int, list[str]]]:
+    """The rows of a delimited dataset file as ``(line number, cells)``, each checked to have ``width`` cells (one
+    error naming the first that has not); a first row whose first cell is ``header`` is left out."""
+    rows = []
+    for number, fields in enumerate(read_delimited(path, delimiter, quoting), start=1):
+        if number == 1 and header is not None and fields[:1] == [header]:
+            continue
+        if len(fields) != width:
+            raise InputError(f"{path.name} line {number}: expected {width} tab-separated fields, got {len(fields)}")
+        rows.append((number, fields))
+    return rows
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped); one error naming the first bad line."""
     # split at line feeds only: str.splitlines would also split inside JSON strings, at U+2028, U+0085, \x1c ...

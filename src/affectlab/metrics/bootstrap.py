@@ -1,5 +1,6 @@
 """Percentile bootstrap confidence intervals, resampling items (texts, instances) with replacement: the one helper
-every interval of affectlab is drawn with (:func:`percentile_intervals`), and its use for F1-type scores.
+every interval of affectlab is drawn with (:func:`percentile_intervals`, :class:`Resampling`), and its use for
+F1-type scores.
 
 A resample is drawn in one of two ways, both from ``numpy.random.default_rng(seed)``:
 
@@ -16,6 +17,7 @@ The two draw different resamples from the same seed; each caller keeps the one i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -28,38 +30,40 @@ Scheme = Literal["counts", "indices"]
 Statistic = Callable[[np.ndarray], np.ndarray]
 
 
-def resamples(
-    n_items: int, n_resamples: int, seed: int, scheme: Scheme = "counts", chunk: int | None = None
-) -> Iterator[np.ndarray]:
-    """``n_resamples`` bootstrap resamples of ``n_items`` items, in blocks of at most ``chunk`` rows (all at once
-    when None): ``counts`` gives how often each item was drawn (rows x items, float), ``indices`` the drawn items'
-    positions (rows x items, int)."""
-    rng = np.random.default_rng(seed)
-    step = chunk or max(n_resamples, 1)
-    for start in range(0, n_resamples, step):
-        size = min(step, n_resamples - start)
-        if scheme == "counts":
-            yield rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(np.float64)
-        else:
-            yield rng.integers(0, n_items, (size, n_items))
+@dataclass(frozen=True)
+class Resampling:
+    """How a percentile bootstrap resamples: ``n_resamples`` draws from ``numpy.random.default_rng(seed)`` by
+    ``scheme``, in blocks of at most ``chunk`` (all at once when None), for a central ``confidence`` interval."""
+
+    n_resamples: int = 1000
+    confidence: float = 0.95
+    seed: int = 0
+    scheme: Scheme = "counts"
+    chunk: int | None = None
+
+    def blocks(self, n_items: int) -> Iterator[np.ndarray]:
+        """The resamples of ``n_items`` items, block by block: ``counts`` gives how often each item was drawn (rows
+        x items, float), ``indices`` the drawn items' positions (rows x items, int)."""
+        rng = np.random.default_rng(self.seed)
+        step = self.chunk or max(self.n_resamples, 1)
+        for start in range(0, self.n_resamples, step):
+            size = min(step, self.n_resamples - start)
+            if self.scheme == "counts":
+                yield rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=size).astype(np.float64)
+            else:
+                yield rng.integers(0, n_items, (size, n_items))
 
 
-def percentile_intervals(
-    statistics: Statistic,
-    n_items: int,
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    scheme: Scheme = "counts",
-    chunk: int | None = None,
-) -> list[tuple[float, float]]:
-    """The central ``confidence`` percentile interval of each statistic over bootstrap resamples of ``n_items``
-    items (:func:`resamples`). ``statistics`` maps a block of resamples to their scores (rows x statistics); a
-    resample where a statistic is not finite is left out of its interval, and a statistic finite in none gets
-    ``(nan, nan)``."""
-    blocks = [statistics(block) for block in resamples(n_items, n_resamples, seed, scheme, chunk)]
-    scores = np.concatenate(blocks) if blocks else np.empty((0, 0))
-    tail = (1.0 - confidence) / 2 * 100
+def percentile_intervals(statistics: Statistic, n_items: int, resampling: Resampling) -> list[tuple[float, float]]:
+    """The percentile interval of each statistic over bootstrap resamples of ``n_items`` items. ``statistics`` maps
+    a block of resamples to their scores (rows x statistics, or one score per row for a single statistic); a
+    resample where a statistic is not finite is left out of its interval, and a statistic finite in none (or no
+    items at all) gets ``(nan, nan)``."""
+    if n_items == 0:
+        return [(float("nan"), float("nan"))]
+    blocks = [np.asarray(statistics(block)) for block in resampling.blocks(n_items)]
+    scores = np.concatenate([block.reshape(len(block), -1) for block in blocks]) if blocks else np.empty((0, 0))
+    tail = (1.0 - resampling.confidence) / 2 * 100
     intervals = []
     for column in scores.T:
         finite = column[np.isfinite(column)]
@@ -68,22 +72,9 @@ def percentile_intervals(
     return intervals
 
 
-def percentile_interval(
-    statistic: Statistic,
-    n_items: int,
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 0,
-    scheme: Scheme = "counts",
-) -> tuple[float, float]:
-    """:func:`percentile_intervals` of one statistic (a block of resamples -> one score per resample);
-    ``(nan, nan)`` for no items."""
-    if n_items == 0:
-        return (float("nan"), float("nan"))
-    (interval,) = percentile_intervals(
-        lambda block: statistic(block)[:, None], n_items, n_resamples, confidence, seed, scheme
-    )
-    return interval
+def percentile_interval(statistic: Statistic, n_items: int, resampling: Resampling) -> tuple[float, float]:
+    """:func:`percentile_intervals` of one statistic (a block of resamples -> one score per resample)."""
+    return percentile_intervals(statistic, n_items, resampling)[0]
 
 
 def bootstrap_ci(
@@ -109,4 +100,4 @@ def bootstrap_ci(
     def resampled_score(weights: np.ndarray) -> np.ndarray:
         return score(*((weights @ counted)[:, columns] for counted in (hits, false_alarms, misses)))
 
-    return percentile_interval(resampled_score, len(y_true), n_resamples, confidence, seed)
+    return percentile_interval(resampled_score, len(y_true), Resampling(n_resamples, confidence, seed))

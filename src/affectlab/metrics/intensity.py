@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from affectlab.labels import INTENSITY_SCALE
-from affectlab.metrics.bootstrap import percentile_interval
+from affectlab.metrics.bootstrap import Resampling, percentile_interval
 from affectlab.metrics.scores import pearson_intensity, pearson_per_emotion
 
 __all__ = ["intensity_levels", "pearson_intensity", "pearson_intensity_ci", "pearson_per_emotion"]
@@ -20,7 +20,7 @@ def pearson_intensity_ci(
     def resampled_score(rows: np.ndarray) -> np.ndarray:
         return np.array([pearson_intensity(gold[drawn], predicted[drawn]) for drawn in rows])
 
-    return percentile_interval(resampled_score, len(gold), n_resamples, confidence, seed, scheme="indices")
+    return percentile_interval(resampled_score, len(gold), Resampling(n_resamples, confidence, seed, "indices"))
 
 
 def intensity_levels(raw: np.ndarray, predicted: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,13 +46,7 @@ class Decision:
         """The 0/1 prediction matrix for ``probs`` of shape ``(n, n_labels)``; ``groups`` names each row's group."""
         probs = np.asarray(probs, dtype=np.float64)
         if groups is not None and self.groups:
-            predicted = np.zeros(probs.shape, dtype=np.int8)
-            keys = np.asarray(list(groups), dtype=object)
-            for key in set(keys):
-                rows = np.flatnonzero(keys == key)
-                values = self.groups.get(key, self.values)
-                predicted[rows] = Decision(self.rule, values, none_gate=self.none_gate).apply(probs[rows], space)
-            return predicted
+            return self._by_group(probs, groups, lambda decision, rows: decision.apply(probs[rows], space), np.int8)
         if self.rule == "argmax":
             scores = np.log(np.clip(probs, EPS, 1.0)) + self.values
             predicted = np.zeros(probs.shape, dtype=np.int8)
@@ -66,6 +60,21 @@ class Decision:
                 predicted[gated, space.labels.index(str(space.none_label))] = 1
             return predicted
         raise ValueError(f"unknown decision rule {self.rule!r}")
+
+    def _by_group(
+        self,
+        probs: np.ndarray,
+        groups: Sequence[str],
+        each: Callable[[Decision, np.ndarray], np.ndarray],
+        dtype: type,
+    ) -> np.ndarray:
+        """``each(decision of a group, its rows)`` for each group of rows, placed at those rows."""
+        out: np.ndarray = np.zeros(probs.shape, dtype=dtype)
+        keys = np.asarray(list(groups), dtype=object)
+        for key in set(keys):
+            rows = np.flatnonzero(keys == key)
+            out[rows] = each(Decision(self.rule, self.groups.get(key, self.values), none_gate=self.none_gate), rows)
+        return out
 
     def _gated(self, probs: np.ndarray, space: LabelSpace) -> np.ndarray | None:
         """The rows the none gate sends to none alone (None: no gate)."""
@@ -84,13 +93,7 @@ class Decision:
         top of the score order."""
         probs = np.asarray(probs, dtype=np.float64)
         if groups is not None and self.groups:
-            out = np.zeros(probs.shape)
-            keys = np.asarray(list(groups), dtype=object)
-            for key in set(keys):
-                rows = np.flatnonzero(keys == key)
-                values = self.groups.get(key, self.values)
-                out[rows] = Decision(self.rule, values, none_gate=self.none_gate).scores(probs[rows], space)
-            return out
+            return self._by_group(probs, groups, lambda decision, rows: decision.scores(probs[rows], space), np.float64)
         if self.rule == "argmax":
             shifted = np.log(np.clip(probs, EPS, 1.0)) + self.values
             shifted = np.exp(shifted - shifted.max(axis=1, keepdims=True))

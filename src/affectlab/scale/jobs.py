@@ -74,34 +74,41 @@ def detect_file(
     with other options is refused, naming them as the command line does (``--fast``). An existing output that no
     unfinished run left behind is never overwritten. Paths that are not a str or ``os.PathLike`` raise
     :class:`~affectlab.errors.ArgumentTypeError`; a bad file or option an :class:`~affectlab.errors.InputError`."""
-    job = prepare_detect_file(input_path, output_path, taxonomy, model, fast, text_col, batch_size, lang, intensity)
+    options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity)
+    job = prepare_detect_file(input_path, output_path, options)
     return job.run(progress)
 
 
+@dataclass(frozen=True)
+class DetectOptions:
+    """What a ``detect --input`` run is asked for besides its paths: :func:`detect_file`'s keywords."""
+
+    taxonomy: str = "ekman"
+    model: ModelRef = "default"
+    fast: bool = False
+    text_col: str = "text"
+    batch_size: int = 1024
+    lang: str | None = None
+    intensity: bool = False
+
+
 def prepare_detect_file(
-    input_path: str | os.PathLike[str],
-    output_path: str | os.PathLike[str],
-    taxonomy: str = "ekman",
-    model: ModelRef = "default",
-    fast: bool = False,
-    text_col: str = "text",
-    batch_size: int = 1024,
-    lang: str | None = None,
-    intensity: bool = False,
+    input_path: str | os.PathLike[str], output_path: str | os.PathLike[str], options: DetectOptions
 ) -> FileJob:
     """:func:`detect_file`'s checks, each made once (the paths, the options, the input, the output: before the model
     loads), and its model: the job that :meth:`FileJob.run` runs."""
     input_path, output_path = path_argument("input_path", input_path), path_argument("output_path", output_path)
-    lang = check_lang(lang)
-    _check_batch_size(batch_size)
+    lang = check_lang(options.lang)
+    _check_batch_size(options.batch_size)
     input_format = check_table(input_path, INPUT_SUFFIXES)
     output_format = table_format(output_path, OUTPUT_SUFFIXES, "output")
     check_output_file(output_path, exists_ok=True)  # an existing output is this run's to resume, or refused later
-    scorer = BatchScorer(resolve_detector(model, taxonomy, fast), text_col, lang, intensity)
-    options, details = model_identity(model, taxonomy, fast)
-    options |= {"--lang": lang, "--intensity": intensity, "--text-col": text_col}
-    identity = RunIdentity(input_identity(input_path), options, details | scorer.columns_record)
-    return FileJob(scorer, FileRun(input_path, input_format, output_path, output_format, identity), batch_size)
+    detector = resolve_detector(options.model, options.taxonomy, options.fast)
+    scorer = BatchScorer(detector, options.text_col, lang, options.intensity)
+    recorded, details = model_identity(options.model, options.taxonomy, options.fast)
+    recorded |= {"--lang": lang, "--intensity": options.intensity, "--text-col": options.text_col}
+    identity = RunIdentity(input_identity(input_path), recorded, details | scorer.columns_record)
+    return FileJob(scorer, FileRun(input_path, input_format, output_path, output_format, identity), options.batch_size)
 
 
 def _check_batch_size(batch_size: int) -> None:
@@ -151,10 +158,21 @@ class ScoreJob:
         """Record in the folder, once a file in it is finished, the options its files are scored with."""
         record_folder_run(self.folder, self.options, self.folder_details)
 
-    @staticmethod
-    def kept(path: Path) -> dict[str, Any]:
-        """The summary of an input whose output an earlier run finished."""
-        return {"input": str(path), "rows": 0, "bad_rows": 0, "kept": True}
+    def each_file(self, score: Callable[[Path, Path], tuple[int, int]]) -> list[dict[str, Any]]:
+        """``score(input, output)`` -> ``(rows, bad rows)`` for each input whose output no earlier run finished (a
+        finished one is kept as it is: ``"kept": true``), recording the run in the folder after each file; one
+        summary per input, in order: ``input``, ``rows``, ``bad_rows``, ``kept``."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        summaries = []
+        for path in self.files:
+            target = self.target(path)
+            if target in self.finished:
+                summaries.append({"input": str(path), "rows": 0, "bad_rows": 0, "kept": True})
+                continue
+            rows, bad_rows = score(path, target)
+            self.record_finished()
+            summaries.append({"input": str(path), "rows": rows, "bad_rows": bad_rows, "kept": False})
+        return summaries
 
 
 def score_files(
@@ -220,18 +238,11 @@ def score_local(job: ScoreJob, progress: Callable[[ScoreProgress], None] | None 
     """Score each file of ``job`` with its scorer into ``folder/<stem>.parquet``. A file whose output an earlier run
     finished is kept as it is (``"kept": true``), so that running the same command again after an interruption
     resumes with the file it stopped in; an unfinished one resumes only with the same options and details."""
-    job.folder.mkdir(parents=True, exist_ok=True)
-    summaries = []
-    for path in job.files:
-        target = job.target(path)
-        if target in job.finished:
-            summaries.append(job.kept(path))
-            continue
+
+    def score(path: Path, target: Path) -> tuple[int, int]:
         identity = RunIdentity(input_identity(path), job.options, job.details | job.scorer.columns_record)
         run = FileRun(path, path.suffix.lower(), target, ".parquet", identity)
         summary = job.scorer.score_file(run, job.batch_size, progress)
-        job.record_finished()
-        summaries.append(
-            {"input": str(path), "rows": summary.rows_written, "bad_rows": len(summary.bad_rows), "kept": False}
-        )
-    return summaries
+        return summary.rows_written, len(summary.bad_rows)
+
+    return job.each_file(score)

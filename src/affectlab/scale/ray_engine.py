@@ -50,17 +50,12 @@ def score_ray(
     if not ray.is_initialized():  # a local instance gets the machine's CPUs
         ray.init(address=address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     ray.data.DataContext.get_current().execution_options.preserve_order = True  # rows come back in input order
-    job.folder.mkdir(parents=True, exist_ok=True)
-    summaries = []
-    for path in job.files:
-        target = job.target(path)
-        if target in job.finished:
-            summaries.append(job.kept(path))
-            continue
+
+    def score(path: Path, target: Path) -> tuple[int, int]:
         errors = _score_file(ray, job, path, target, model, workers or 1)
-        job.record_finished()
-        summaries.append({"input": str(path), "rows": len(errors), "bad_rows": sum(map(bool, errors)), "kept": False})
-    return summaries
+        return len(errors), sum(map(bool, errors))
+
+    return job.each_file(score)
 
 
 def _score_file(

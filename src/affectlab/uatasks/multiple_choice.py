@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from affectlab.errors import InputError
-from affectlab.metrics.bootstrap import percentile_interval
+from affectlab.metrics.bootstrap import Resampling, percentile_interval
 from affectlab.uatasks.instances import MCInstance
 from affectlab.uatasks.prompts import answer_targets, format_prompt, sample_shots
 from affectlab.versions import library_versions as installed_versions
@@ -128,7 +128,7 @@ def bootstrap_accuracy_ci(
     """
     correct = np.asarray(correct, dtype=np.float64)
     n = len(correct)
-    return percentile_interval(lambda weights: weights @ correct / n, n, n_resamples, confidence, seed)
+    return percentile_interval(lambda weights: weights @ correct / n, n, Resampling(n_resamples, confidence, seed))
 
 
 def library_versions() -> dict[str, str]:
