@@ -22,16 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
-import subprocess
-import tempfile
-import time
 from pathlib import Path
 
-from cli_cold_start import REPO, worktree
-from default_encoder_speed import bare_encoder, cold_start, run_detect_file
+from cli_cold_start import REPO
+from default_encoder_speed import bare_encoder, cold_start, run_detect_file, run_header, texts_and_trees
 from speed import tweet_texts
 
 PER_ROW_GRAPH = REPO / "src" / "affectlab" / "encoders" / "e5_affect" / "model.int8.onnx"
@@ -83,24 +78,12 @@ def main() -> None:
     args = parser.parse_args()
     texts = tweet_texts(args.data_dir, args.n)
     graphs = {"per-row int8 (the graph detect runs)": PER_ROW_GRAPH, "per-tensor int8": Path(args.per_tensor_graph)}
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        texts_file = work / "texts.jsonl"
-        texts_file.write_text("".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts), "utf-8")
-        before = worktree(args.before, work)
-        trees = {"this checkout": REPO / "src", f"before ({args.before})": before / "src"}
-        try:
-            result = {
-                "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
-                f"Python {platform.python_version()}",
-                "date": time.strftime("%Y-%m-%d"),
-                "n_texts": len(texts),
-                "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
-                **measure(graphs, texts, trees, texts_file, work),
-                "cold_start": {name: cold_start(src) for name, src in trees.items()},
-            }
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(before)], check=False)
+    with texts_and_trees(texts, args.before) as (work, texts_file, trees):
+        result = {
+            **run_header(texts),
+            **measure(graphs, texts, trees, texts_file, work),
+            "cold_start": {name: cold_start(src) for name, src in trees.items()},
+        }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps({key: result[key] for key in ("detect_median_texts_per_s", "bare_median_texts_per_s",

@@ -25,6 +25,7 @@ model.int8.onnx``), which starts after the word-embedding lookup: the lookup is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +173,32 @@ def bare_and_detect(
     return {"bare_encoder_int8": median, "bare_encoder_int8_runs": bare_runs, "detect_input": detect_runs}
 
 
+@contextlib.contextmanager
+def texts_and_trees(texts: list[str], before: str) -> Iterator[tuple[Path, Path, dict[str, Path]]]:
+    """A work folder, ``texts`` written there as JSON Lines, and the source trees to compare (this checkout and a
+    worktree of ``before``, removed afterwards)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        texts_file = work / "texts.jsonl"
+        texts_file.write_text("".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts), "utf-8")
+        tree = worktree(before, work)
+        try:
+            yield work, texts_file, {"this checkout": REPO / "src", f"before ({before})": tree / "src"}
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], check=False)
+
+
+def run_header(texts: list[str]) -> dict[str, object]:
+    """The machine, date and texts of a speed run."""
+    return {
+        "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
+        f"Python {platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+        "n_texts": len(texts),
+        "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", required=True)
@@ -182,26 +210,14 @@ def main() -> None:
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "default_encoder_speed.json"))
     args = parser.parse_args()
     texts = tweet_texts(args.data_dir, args.n)
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        texts_file = work / "texts.jsonl"
-        texts_file.write_text("".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts), "utf-8")
-        before = worktree(args.before, work)
-        trees = {"this checkout": REPO / "src", f"before ({args.before})": before / "src"}
-        try:
-            result = {
-                "machine": f"{platform.node()} ({platform.machine()}, {os.cpu_count()} CPUs), "
-                f"Python {platform.python_version()}",
-                "date": time.strftime("%Y-%m-%d"),
-                "n_texts": len(texts),
-                "mean_chars": round(sum(map(len, texts)) / len(texts), 1),
-                "reference": "whole model, quantize_dynamic" if args.trained else f"graph {args.reference_graph}",
-                **bare_and_detect(reference_model(args, work), texts, trees, texts_file, work),
-                "cold_start": {name: cold_start(src) for name, src in trees.items()},
-                "imports_torch": {name: imports_torch(src) for name, src in trees.items()},
-            }
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(before)], check=False)
+    with texts_and_trees(texts, args.before) as (work, texts_file, trees):
+        result = {
+            **run_header(texts),
+            "reference": "whole model, quantize_dynamic" if args.trained else f"graph {args.reference_graph}",
+            **bare_and_detect(reference_model(args, work), texts, trees, texts_file, work),
+            "cold_start": {name: cold_start(src) for name, src in trees.items()},
+            "imports_torch": {name: imports_torch(src) for name, src in trees.items()},
+        }
     new, old = (result["detect_input"][name]["texts_per_s"] for name in trees)
     result["new_vs_before"] = round(new / old, 2)
     result["new_vs_bare_encoder"] = round(new / result["bare_encoder_int8"]["texts_per_s"], 2)
