@@ -134,7 +134,8 @@ def test_detect_input_records_every_option_that_changes_the_output_and_not_the_b
     interrupt(monkeypatch, capsys, detect_input(texts_csv, output, "--fast", "--lang", "uk"))
     sidecar = json.loads((tmp_path / "out.csv.progress.json").read_text(encoding="utf-8"))
     assert sidecar["options"] == {"--model": "default", "--taxonomy": "ekman", "--fast": True, "--lang": "uk",
-                                  "--intensity": False, "--text-col": "text"}  # fmt: skip
+                                  "--intensity": False, "--text-col": "text", "--sentences": False,
+                                  "--lang-col": None}  # fmt: skip
     assert set(sidecar["details"]) == {"model checksum", "text column", "labels", "extra columns"}
 
     assert main(detect_input(texts_csv, output, "--fast", "--lang", "uk", batch_size=3)) == 0
@@ -198,8 +199,8 @@ def test_detect_input_resumed_with_the_same_options_equals_an_uninterrupted_run(
     assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "clean.csv").read_bytes()
 
 
-def test_notes_column_gives_detect_s_notes_for_a_cut_text_and_an_unsupported_language(tmp_path):
-    long_text = "I am so happy today, " * 100  # 2,100 characters: the encoder reads the first 2,000
+def test_notes_column_gives_detect_s_notes_for_a_long_text_and_an_unsupported_language(tmp_path):
+    long_text = "I am so happy today, " * 100  # 2,100 characters: read sentence by sentence
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps({"text": text}) + "\n" for text in [long_text, "what a surprise"]))
 
@@ -210,9 +211,13 @@ def test_notes_column_gives_detect_s_notes_for_a_cut_text_and_an_unsupported_lan
     assert [row["notes"] for row in full] == [
         "; ".join(result.notes) for result in affectlab.detect([long_text, "what a surprise"])
     ]
-    assert [row["notes"] for row in full] == ["only the first 2000 characters were read by the encoder", ""]
+    assert [row["notes"] for row in full] == ["read sentence by sentence: the text is over 1,000 characters", ""]
     fast = [json.loads(line) for line in (tmp_path / "fast.jsonl").read_text().splitlines()]
-    assert {row["notes"] for row in fast} == {"the model was not trained on 'tlh' texts; take these scores as a guess"}
+    unsupported = "the model was not trained on 'tlh' texts; take these scores as a guess"
+    assert [row["notes"] for row in fast] == [
+        f"{unsupported}; read sentence by sentence: the text is over 1,000 characters",
+        unsupported,
+    ]
     assert list(full[0])[-3:] == ["supported", "notes", "error"]
 
 

@@ -72,6 +72,36 @@ def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
             shutil.copy(shot, Path(os.environ["AFFECTLAB_SCREENSHOT_DIR"]) / shot.name)
 
 
+def test_a_long_document_draws_its_arc(browser, tmp_path: Path) -> None:
+    """One document of several lines (joy, then filler, then fear) comes back whole, with one arc row per
+    sentence, the emotional ones marked."""
+    document = (
+        "I am so happy, this is the best day of my life!\n"
+        + "The meeting is at ten. " * 60
+        + ("\nThen the house caught fire and I was terrified.")
+    )
+    with running(create_app()) as url:
+        browser.get(url + "/")
+        box = browser.find_element(By.ID, "texts")
+        box.clear()
+        box.send_keys(document)
+        browser.find_element(By.ID, "document").click()
+        browser.find_element(By.ID, "go").click()
+        WebDriverWait(browser, 60).until(
+            expected_conditions.presence_of_all_elements_located((By.CSS_SELECTOR, ".arc"))
+        )
+        (result,) = browser.find_elements(By.CSS_SELECTOR, ".result")
+        rows = result.find_elements(By.CSS_SELECTOR, ".arc-row")
+        assert len(rows) == 62
+        assert "joy" in rows[0].text and "quiet" not in rows[0].get_attribute("class")
+        assert "fear" in rows[-1].text
+        assert all("quiet" in row.get_attribute("class") for row in rows[1:-1])
+        assert {"joy", "fear"} <= set(
+            result.find_element(By.CSS_SELECTOR, ".labels").text.split(": ")[1].split(" (")[0].split(", ")
+        )
+        assert browser.save_screenshot(str(tmp_path / "arc.png"))
+
+
 def test_the_html_report_renders_its_plots_offline(browser, tmp_path: Path) -> None:
     """A report of two synthetic runs opened from a file: every plot is drawn with a real size, nothing fetched."""
     import numpy as np

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from affectlab.cli.output import print_json, print_left_out, stdout
-from affectlab.detectors.detect import Detection, detect
+from affectlab.detectors.detect import Detection, Sentence, detect
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from affectlab.scale.jobs import DetectOptions
 
 BAR_WIDTH = 24
+ARC_WIDTH = 10
 
 
 Texts = typer.Argument(None, help="Texts to analyse (or use --input FILE).")
@@ -55,6 +57,15 @@ Lang = typer.Option(
 Intensity = typer.Option(
     False, "--intensity", help="Also rate each emotion's intensity 0-3 (SemEval-2025 track B; the ekman head)."
 )
+Sentences = typer.Option(
+    False,
+    "--sentences",
+    help="Also score each sentence alone: the emotion arc of a long text, one line per sentence (with --input: a "
+    "sentences column, JSON text in csv/tsv). A text over 1,000 characters is always read sentence by sentence.",
+)
+LangCol = typer.Option(
+    None, "--lang-col", help="With --input: the column holding each row's language (an empty cell: identified)."
+)
 AsJson = typer.Option(
     False, "--json", help="Print JSON: one object for one text, a list of objects for several, a summary for --input."
 )
@@ -75,6 +86,8 @@ def detect_command(
     open_states: bool = OpenStates,
     lang: str | None = Lang,
     intensity: bool = Intensity,
+    sentences: bool = Sentences,
+    lang_col: str | None = LangCol,
     as_json: bool = AsJson,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang)."""
@@ -88,13 +101,16 @@ def detect_command(
         _check_file_options(texts, context, top_k, output_file)
         from affectlab.scale.jobs import DetectOptions  # here: pyarrow would slow every `detect TEXT`
 
-        options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity)
+        options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col)
         _detect_file(input_file, output_file, options, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
     print_left_out(resolve_detector(model, taxonomy, fast))
-    results = detect(texts, taxonomy, context, top_k, model, fast, lang, intensity)
+    _print_results(detect(texts, taxonomy, context, top_k, model, fast, lang, intensity, sentences), as_json)
+
+
+def _print_results(results: list[Detection], as_json: bool) -> None:
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
@@ -102,9 +118,9 @@ def detect_command(
         _print_detection(result)
 
 
-FILE_OPTIONS = ("output_file", "text_col", "batch_size")
+FILE_OPTIONS = ("output_file", "text_col", "batch_size", "lang_col")
 """The options of ``detect --input`` alone."""
-EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity")
+EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity", "sentences")
 """The options of emotion detection that ``detect --open`` (open affective states) has no use for."""
 
 
@@ -162,8 +178,26 @@ def _print_detection(result: Detection) -> None:
         level = [] if result.intensities is None else [_intensity_cell(result.intensities.get(label))]
         table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}", *level)
     stdout.print(table)
+    if result.sentences is not None:
+        _print_arc(result.sentences)
     for note in result.notes:
         stdout.print(f"  [yellow]note:[/] {note}", highlight=False)
+
+
+def _print_arc(sentences: list[Sentence]) -> None:
+    """The emotion arc: one line per sentence: where it starts, its labels, its top score as a bar, its text (cut
+    to the terminal's width; the whole of it is in --json)."""
+    stdout.print("  sentences:", highlight=False)
+    width = max(stdout.width - 4 - 7 - 24 - ARC_WIDTH - 3, 20)
+    for sentence in sentences:
+        top_label, top_score = max(sentence.scores.items(), key=lambda item: item[1])
+        quiet = sentence.labels == [top_label] and top_label in ("none", "neutral", "others")
+        style = "dim" if quiet else "green"
+        labels = escape(", ".join(sentence.labels))[:24]
+        shown = sentence.text if len(sentence.text) <= width else sentence.text[: width - 3] + "..."
+        bar = "█" * round(top_score * ARC_WIDTH)
+        stdout.print(f"    [dim]{sentence.start:>6}[/] [{style}]{labels:<24}{bar:<{ARC_WIDTH}}[/] {escape(shown)}",
+                     highlight=False, soft_wrap=True)  # fmt: skip
 
 
 def _intensity_cell(level: int | None) -> str:

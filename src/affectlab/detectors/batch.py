@@ -12,7 +12,7 @@ import numpy as np
 
 from affectlab.detectors.base import Batch, Detector, Inputs
 from affectlab.encoders.sentence import embed
-from affectlab.langid import detect_languages, normalise
+from affectlab.langid import detect_languages
 
 
 def prepare_batch(
@@ -21,11 +21,13 @@ def prepare_batch(
     contexts: Sequence[list[str]] | None = None,
     langs: Sequence[str] | None = None,
 ) -> Batch:
-    """``texts`` (with their ``contexts``) ready for ``detector.score``: each text's language tag (``langs``'
-    tags or codes, else identified), the detector's routes and the embeddings of each encoder it reads."""
+    """``texts`` (with their ``contexts``) ready for ``detector.score``: each text's language tag (its ``langs``
+    tag or code; identified where that is ``""`` or ``langs`` is None), the detector's routes and the embeddings of
+    each encoder it reads."""
     turns = [list(context) for context in contexts] if contexts is not None else [[] for _ in texts]
+    given = [lang or "" for lang in langs] if langs is not None else [""] * len(texts)
+    tags = detect_languages(Inputs(list(texts), turns, given))
     unknown = Inputs(list(texts), turns, [""] * len(texts))
-    tags = [normalise(lang) for lang in langs] if langs is not None else detect_languages(unknown)
     vectors = {name: embed_once(unknown.texts, name) for name in sorted(detector.capabilities.encoders)}
     return Batch(unknown.texts, turns, tags, routes=detector.route(tags), embeddings=vectors)
 

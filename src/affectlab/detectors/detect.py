@@ -3,7 +3,7 @@ case in one call and no configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +11,17 @@ import numpy as np
 
 from affectlab.detectors import Detector
 from affectlab.detectors.batch import prepare_batch
+from affectlab.detectors.documents import (
+    MAX_TEXT_CHARS,
+    WHOLE_UP_TO,
+    Plan,
+    Span,
+    document_intensity,
+    document_labels,
+    document_row,
+    majority_language,
+    plan_units,
+)
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
 from affectlab.errors import InputError
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
@@ -20,14 +31,39 @@ from affectlab.text import as_context, as_texts, check_count, check_lang
 
 
 @dataclass
+class Sentence:
+    """One sentence of a text as :func:`detect` scored it alone: ``text[start:end]`` of the text it is in, its
+    ``labels`` (highest score first), every label's score, the language it was read as and (when asked for) each
+    emotion's intensity 0-3."""
+
+    start: int
+    end: int
+    text: str
+    labels: list[str]
+    scores: dict[str, float]
+    lang: str
+    intensities: dict[str, int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"start", "end", "text", "labels", "scores", "lang"}`` (plus ``intensities`` when asked for)."""
+        out: dict[str, Any] = {"start": self.start, "end": self.end, "text": self.text, "labels": self.labels,
+                               "scores": self.scores, "lang": self.lang}  # fmt: skip
+        if self.intensities is not None:
+            out["intensities"] = self.intensities
+        return out
+
+
+@dataclass
 class Detection:
     """The result for one text: the predicted ``labels`` (highest score first) and every label's score in
     ``scores``. A score is on the decision's scale: 0.5 is the threshold tuned for that label (arg-max heads: the
     prior-shifted probability), so the labels given are those at the top of the scores (see
     :meth:`affectlab.metrics.thresholds.Decision.scores`). ``lang`` is the language the text was read as (given or
     identified: :mod:`affectlab.langid`), ``supported`` whether the model was trained on texts of it (None for a
-    model that does not say), and ``intensities`` each emotion's intensity 0-3 when asked for (0 for an emotion
-    not among the labels)."""
+    model that does not say), ``intensities`` each emotion's intensity 0-3 when asked for (0 for an emotion
+    not among the labels), and ``sentences`` its sentences, each scored alone, when asked for (a text over
+    :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters is scored from them:
+    :mod:`affectlab.detectors.documents`)."""
 
     text: str
     labels: list[str]
@@ -36,14 +72,17 @@ class Detection:
     lang: str = UNDETERMINED
     supported: bool | None = None
     intensities: dict[str, int] | None = None
+    sentences: list[Sentence] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities`` and ``notes`` when there are
-        any)."""
+        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities``, ``sentences`` and ``notes``
+        when there are any)."""
         out: dict[str, Any] = {"text": self.text, "labels": self.labels, "scores": self.scores, "lang": self.lang,
                                "supported": self.supported}  # fmt: skip
         if self.intensities is not None:
             out["intensities"] = self.intensities
+        if self.sentences is not None:
+            out["sentences"] = [sentence.to_dict() for sentence in self.sentences]
         if self.notes:
             out["notes"] = self.notes
         return out
@@ -52,9 +91,22 @@ class Detection:
 @dataclass
 class LabelledTexts:
     """What the default detection gives a batch of texts: decision ``scores`` ``(n, n_labels)``, each text's
-    ``labels`` (highest score first), the language each was read as, and (when asked for) the 0-3 intensity of each
-    label ``(n, n_labels)``, 0 where the label is not predicted."""
+    ``labels`` (highest score first), the language each was read as, (when asked for) the 0-3 intensity of each
+    label ``(n, n_labels)``, 0 where the label is not predicted, and (when asked for) each text's sentences."""
 
+    scores: np.ndarray
+    labels: list[list[str]]
+    langs: list[str]
+    intensities: np.ndarray | None = None
+    sentences: list[LabelledSentences] | None = None
+
+
+@dataclass
+class LabelledSentences:
+    """One text's sentences as :func:`labelled_texts` scored them: their spans, decision ``scores``
+    ``(n_sentences, n_labels)``, ``labels`` (highest score first), languages and 0-3 ``intensities`` (or None)."""
+
+    spans: list[Span]
     scores: np.ndarray
     labels: list[list[str]]
     langs: list[str]
@@ -83,6 +135,7 @@ def detect(
     fast: bool = False,
     lang: str | None = None,
     intensity: bool = False,
+    sentences: bool = False,
 ) -> list[Detection]:
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
     (``ekman``, ``goemotions``, ``emocontext``), or with ``model``: a detector object, or a saved detector's folder
@@ -96,37 +149,96 @@ def detect(
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
     ``lang`` reads every text as that language (a tag or code: ``de``, ``pt-BR``, ``orm``) instead of identifying
     each one's; ``intensity`` adds each emotion's intensity 0-3 (the default ekman head).
+
+    A text is read whole: one over :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters sentence by
+    sentence, its result built from its sentences' (:mod:`affectlab.detectors.documents`; a text over
+    :data:`~affectlab.detectors.documents.MAX_TEXT_CHARS` characters is refused). ``sentences`` gives each result
+    its ``sentences``, each scored alone (the emotion arc of a long text); a detector that reads dialogue context
+    (``emocontext``) reads a turn whole and refuses it.
     """
     items = as_texts(texts)
     turns = as_context(context)
     top_k = check_count("top_k", top_k)
     lang = check_lang(lang)
+    check_lengths(items)
     detector = resolve_detector(model, taxonomy, fast)
     if turns and not detector.capabilities.reads_context:
         raise InputError(context_not_read(detector))
     check_intensity(detector, intensity)
-    contexts = [turns] * len(items)
-    cut = encoder_cut(detector, items)
-    done = labelled_texts(detector, items, contexts, [lang] * len(items) if lang else None, intensity)
-    trained = detector.capabilities.trained_languages
+    check_sentences(detector, sentences)
+    langs = [lang] * len(items) if lang else None
+    done = labelled_texts(detector, items, [turns] * len(items), langs, intensity, sentences)
+    return [detection(detector, done, i, text, top_k) for i, text in enumerate(items)]
+
+
+def detection(detector: Detector, done: LabelledTexts, i: int, text: str, top_k: int | None = None) -> Detection:
+    """The :class:`Detection` of ``done``'s ``i``-th text ``text``, its labels cut to ``top_k`` (at least the top
+    one)."""
     space = detector.label_space
+    trained = detector.capabilities.trained_languages
+    lang = done.langs[i]
+    supported = None if trained is None else lang in trained
+    arc = None if done.sentences is None else done.sentences[i]
+    notes = text_notes(text, encoder_cut(detector, [text]), lang, supported) + document_notes(text, arc, detector)
+    rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
+    labels = _top(space, done.scores[i], done.labels[i], top_k)
+    shown = _shown(space, done.scores[i])
+    return Detection(text, labels, shown, notes, lang, supported, rated, sentence_results(space, text, arc, top_k))
+
+
+def sentence_results(
+    space: LabelSpace, text: str, arc: LabelledSentences | None, top_k: int | None = None
+) -> list[Sentence] | None:
+    """The :class:`Sentence` results of one text's scored sentences (None when they were not asked for)."""
+    if arc is None:
+        return None
     results = []
-    for i, (text, row_scores, labels) in enumerate(zip(items, done.scores, done.labels, strict=True)):
-        if top_k is not None:
-            labels = labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
-        supported = None if trained is None else done.langs[i] in trained
-        notes = text_notes(text, cut, done.langs[i], supported)
-        shown = {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
-        rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
-        results.append(Detection(text, labels, shown, notes, done.langs[i], supported, rated))
+    for j, span in enumerate(arc.spans):
+        rated = None if arc.intensities is None else _intensity_dict(space, arc.intensities[j])
+        labels = _top(space, arc.scores[j], arc.labels[j], top_k)
+        shown = _shown(space, arc.scores[j])
+        results.append(Sentence(span.start, span.end, text[span.start : span.end], labels, shown, arc.langs[j], rated))
     return results
 
 
+def _top(space: LabelSpace, row_scores: np.ndarray, labels: list[str], top_k: int | None) -> list[str]:
+    if top_k is None:
+        return labels
+    return labels[:top_k] or [space.labels[int(np.argmax(row_scores))]]
+
+
+def _shown(space: LabelSpace, row_scores: np.ndarray) -> dict[str, float]:
+    return {label: round(float(p), SCORE_DECIMALS) for label, p in zip(space.labels, row_scores, strict=True)}
+
+
+def check_lengths(texts: Sequence[str]) -> None:
+    """Refuse a text longer than :data:`~affectlab.detectors.documents.MAX_TEXT_CHARS`, naming it (1-based)."""
+    for number, text in enumerate(texts, start=1):
+        if len(text) > MAX_TEXT_CHARS:
+            raise InputError(too_long(len(text), f"text {number}"))
+
+
+def too_long(n_chars: int, what: str = "the text") -> str:
+    """Why a text of ``n_chars`` characters is not scored, as one line."""
+    return f"{what} has {n_chars:,} characters; the limit is {MAX_TEXT_CHARS:,}: split it into parts"
+
+
+def check_sentences(detector: Detector, sentences: bool) -> None:
+    """Refuse ``sentences`` for a detector that reads a dialogue turn whole (with its context)."""
+    if sentences and not reads_documents(detector):
+        raise InputError(
+            f"{describe_model(detector)} reads a dialogue turn whole, with its context, so it does not score "
+            "sentences: sentences are for the ekman and goemotions taxonomies"
+        )
+
+
 def encoder_cut(detector: Detector, texts: Sequence[str]) -> int | None:
-    """How many characters of a text ``detector``'s encoder reads, when one of ``texts`` is long enough to be cut;
-    None otherwise."""
+    """How many characters of a text ``detector``'s encoder reads, when one of ``texts`` is long enough to be cut
+    (only a detector that reads each turn whole cuts: :func:`reads_documents`); None otherwise."""
     cut = detector.capabilities.max_chars
-    return cut if cut is not None and any(len(text) > cut for text in texts) else None
+    if reads_documents(detector) or cut is None:
+        return None
+    return cut if any(len(text) > cut for text in texts) else None
 
 
 def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) -> list[str]:
@@ -134,6 +246,14 @@ def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) ->
     :func:`encoder_cut`), or the model was not trained on its language (``supported`` False)."""
     notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
     return notes + ([unsupported_note(lang)] if supported is False else [])
+
+
+def document_notes(text: str, arc: LabelledSentences | None, detector: Detector) -> list[str]:
+    """A note that a long text was read sentence by sentence (how many, when they were scored)."""
+    if not reads_documents(detector) or len(text) <= WHOLE_UP_TO:
+        return []
+    count = "" if arc is None else f" ({len(arc.spans)})"
+    return [f"read sentence by sentence{count}: the text is over {WHOLE_UP_TO:,} characters"]
 
 
 def check_intensity(detector: Detector, intensity: bool) -> None:
@@ -153,20 +273,84 @@ def labelled_texts(
     detector: Detector,
     texts: list[str],
     contexts: list[list[str]] | None = None,
-    langs: list[str] | None = None,
+    langs: Sequence[str] | None = None,
     intensity: bool = False,
+    sentences: bool = False,
 ) -> LabelledTexts:
     """Decision scores, each text's predicted labels (highest score first), its language and (with ``intensity``)
     the 0-3 intensities: what :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the
-    same in each. Each text's language is ``langs``' (tags or codes), else identified once (not once per routing
-    step), and the encoder runs once for scores and intensities (:func:`~affectlab.detectors.batch.prepare_batch`,
-    then :meth:`~affectlab.detectors.base.Detector.score`)."""
-    batch = prepare_batch(detector, texts, contexts, langs)
+    same in each. Each text's language is ``langs``' (tags or codes; ``""`` or None: identified) once (not once
+    per routing step), and the encoder runs once for scores and intensities
+    (:func:`~affectlab.detectors.batch.prepare_batch`, then :meth:`~affectlab.detectors.base.Detector.score`).
+    A text longer than :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters is read sentence by sentence
+    in the same batch (:mod:`affectlab.detectors.documents`); ``sentences`` also gives every text's sentences."""
+    given = [lang or "" for lang in langs] if langs is not None else [""] * len(texts)
+    plan = plan_units(texts, given, sentences, split_long=reads_documents(detector))
+    whole_only = len(plan.units) == len(texts) and all(plan.whole[i] == i for i in range(len(texts)))
+    batch = prepare_batch(detector, plan.units, contexts if whole_only else None, plan.unit_langs)
     scored = detector.score(batch, intensity)
-    rated = intensity_levels(scored.intensities, scored.labels) if scored.intensities is not None else None
-    labels = detector.label_space.labels
-    ranked = [
-        [labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
-        for row_scores, row_predicted in zip(scored.scores, scored.labels, strict=True)
-    ]
-    return LabelledTexts(scored.scores, ranked, batch.langs, rated)
+    units = _LabelledUnits(detector.label_space, scored.scores, scored.labels, batch.langs, scored.intensities)
+    if whole_only and not sentences:
+        return LabelledTexts(units.scores, units.ranked(range(len(texts))), units.langs, units.levels())
+    return _documents(units, plan, sentences)
+
+
+def reads_documents(detector: Detector) -> bool:
+    """Whether ``detector`` reads a long text sentence by sentence (:mod:`affectlab.detectors.documents`): every
+    detector that reads texts alone; one that reads dialogue context reads each turn whole (cut by its encoder)."""
+    return not detector.capabilities.reads_context
+
+
+@dataclass
+class _LabelledUnits:
+    """The scored units of one batch (texts read whole and sentences of long ones)."""
+
+    space: LabelSpace
+    scores: np.ndarray
+    predicted: np.ndarray
+    langs: list[str]
+    raw_intensities: np.ndarray | None
+
+    def ranked(self, rows: Iterable[int]) -> list[list[str]]:
+        """The predicted labels of ``rows``, highest score first."""
+        return [_ranked(self.space, self.scores[i], self.predicted[i]) for i in rows]
+
+    def levels(self) -> np.ndarray | None:
+        """The 0-3 intensities shown for every unit (0 where the label is not predicted), or None."""
+        if self.raw_intensities is None:
+            return None
+        return intensity_levels(self.raw_intensities, self.predicted)
+
+
+def _ranked(space: LabelSpace, row_scores: np.ndarray, row_predicted: np.ndarray) -> list[str]:
+    return [space.labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
+
+
+def _documents(units: _LabelledUnits, plan: Plan, with_sentences: bool) -> LabelledTexts:
+    """Each document's result: its whole reading, or the rule over its sentences
+    (:func:`~affectlab.detectors.documents.document_row`); with ``with_sentences``, its sentences' own."""
+    space = units.space
+    none_column = space.labels.index(space.none_label) if space.none_label else None
+    levels = units.levels()
+    rows, predicted, langs, raw, arcs = [], [], [], [], []
+    for whole, sentences in zip(plan.whole, plan.sentences, strict=True):
+        indices = [unit for unit, _ in sentences]
+        if whole is not None:
+            rows.append(units.scores[whole])
+            predicted.append(units.predicted[whole])
+            langs.append(units.langs[whole])
+        else:
+            rows.append(document_row(units.scores[indices], none_column))
+            predicted.append(document_labels(rows[-1], none_column))
+            langs.append(majority_language([units.langs[i] for i in indices], [span for _, span in sentences]))
+        if units.raw_intensities is not None:
+            unit_rows = [whole] if whole is not None else indices
+            raw.append(document_intensity(units.scores[unit_rows], units.raw_intensities[unit_rows]))
+        if with_sentences:
+            arcs.append(LabelledSentences([span for _, span in sentences], units.scores[indices],
+                                          units.ranked(indices), [units.langs[i] for i in indices],
+                                          None if levels is None else levels[indices]))  # fmt: skip
+    scores, labels = np.asarray(rows), np.asarray(predicted)
+    rated = intensity_levels(np.asarray(raw), labels) if raw else None
+    ranked = [_ranked(space, row, row_labels) for row, row_labels in zip(scores, labels, strict=True)]
+    return LabelledTexts(scores, ranked, langs, rated, arcs if with_sentences else None)

@@ -29,7 +29,8 @@ _ROW_GROUP_ROWS = 65_536
 
 
 EXTRA_TYPES = {"string": pa.string(), "bool": pa.bool_(), "int": pa.int64()}
-"""The types an extra output column may have (by name), e.g. ``lang`` (string), ``supported`` (bool)."""
+"""The types an extra output column may have (by name), e.g. ``lang`` (string), ``supported`` (bool); a column of
+another Arrow type (the nested ``sentences``) is given by its type."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def output_layout(
     text_col: str,
     label_names: Sequence[str],
     source_name: str,
-    extra_columns: Sequence[tuple[str, str]],
+    extra_columns: Sequence[tuple[str, str | pa.DataType]],
     decimals: int,
 ) -> OutputLayout:
     """The output of an input with ``columns`` (and a Parquet input's ``fields``): refuses one without ``text_col``,
@@ -115,7 +116,7 @@ def output_layout(
     repeated = sorted({column for column in columns if columns.count(column) > 1})
     if repeated:
         raise InputError(f"{source_name} has more than one column named {', '.join(map(repr, repeated))}")
-    extras = [pa.field(name, EXTRA_TYPES[kind]) for name, kind in extra_columns]
+    extras = [pa.field(name, EXTRA_TYPES[kind] if isinstance(kind, str) else kind) for name, kind in extra_columns]
     layout = OutputLayout(columns, [f"score_{label}" for label in label_names], fields, extras, decimals)
     taken = [column for column in layout.columns[len(columns) :] if column in columns]
     if taken:

@@ -25,19 +25,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+import pyarrow as pa
 
 from affectlab.detectors import Detector
-from affectlab.detectors.detect import check_intensity, encoder_cut, labelled_texts, text_notes
+from affectlab.detectors.detect import check_intensity, check_sentences, detection, labelled_texts, too_long
+from affectlab.detectors.documents import MAX_TEXT_CHARS
 from affectlab.errors import InputError, Interrupted
 from affectlab.io.outputs import output_lock
 from affectlab.io.resume import RunIdentity, Sidecar
 from affectlab.io.table_writers import AppendWriter, OutputLayout, PartsWriter, ScoredRow, open_writer, output_layout
 from affectlab.io.tables import Row, Table, numbered_batches, stream_table
 from affectlab.labels import SCORE_DECIMALS
-from affectlab.text import text_problem
+from affectlab.text import check_lang, text_problem
 
-__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary"]
+__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary", "sentences_type"]
+
+
+def sentences_type(labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool) -> pa.DataType:
+    """The Arrow type of the ``sentences`` column in Parquet: a list of the sentences' records
+    (:meth:`~affectlab.detectors.detect.Sentence.to_dict`); JSON Lines writes them as they are, CSV as JSON."""
+    fields = [pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
+              pa.field("labels", pa.list_(pa.string())),
+              pa.field("scores", pa.struct([pa.field(label, pa.float64()) for label in labels])),
+              pa.field("lang", pa.string())]  # fmt: skip
+    if intensity:
+        fields.append(pa.field("intensities", pa.struct([pa.field(label, pa.int64()) for _, label in emotions])))
+    return pa.list_(pa.struct(fields))
 
 
 @dataclass(frozen=True)
@@ -86,23 +99,37 @@ class FileRun:
 class BatchScorer:
     """A detector scoring a table's rows batch by batch into the one set of output columns (module docstring):
     ``text_col`` holds the text, ``lang`` (a tag already checked) is read as every text's language instead of
-    identifying each one's, ``intensity`` adds each emotion's 0-3 intensity (refused here for a detector that does
-    not rate it)."""
+    identifying each one's, ``lang_col`` names a column holding each row's language (an empty cell: identified),
+    ``intensity`` adds each emotion's 0-3 intensity and ``sentences`` each text's sentences, scored (both refused
+    here for a detector that cannot give them)."""
 
-    def __init__(self, detector: Detector, text_col: str = "text", lang: str | None = None, intensity: bool = False):
+    def __init__(
+        self,
+        detector: Detector,
+        text_col: str = "text",
+        lang: str | None = None,
+        intensity: bool = False,
+        sentences: bool = False,
+        lang_col: str | None = None,
+    ):
         check_intensity(detector, intensity)
+        check_sentences(detector, sentences)
         self.detector, self.text_col, self.lang, self.intensity = detector, text_col, lang, intensity
+        self.sentences, self.lang_col = sentences, lang_col
         space = detector.label_space
         self.labels: tuple[str, ...] = tuple(space.labels)
         self._emotions = [(j, label) for j, label in enumerate(space.labels) if label != space.none_label]
         self._trained = detector.capabilities.trained_languages
 
     @property
-    def extra_columns(self) -> list[tuple[str, str]]:
-        """The columns after ``labels`` (before ``error``), by name and type."""
+    def extra_columns(self) -> list[tuple[str, Any]]:
+        """The columns after ``labels`` (before ``error``), by name and type. With ``lang_col="lang"`` the input's
+        ``lang`` column is filled in instead (:meth:`score_rows`)."""
+        read_as = [] if self.lang_col == "lang" else [("lang", "string")]
         supported = [("supported", "bool")] if self._trained is not None else []
         rated = [(f"intensity_{label}", "int") for _, label in self._emotions] if self.intensity else []
-        return [("lang", "string"), *supported, *rated, ("notes", "string")]
+        arc = [("sentences", sentences_type(self.labels, self._emotions, self.intensity))] if self.sentences else []
+        return [*read_as, *supported, *rated, *arc, ("notes", "string")]
 
     @property
     def columns_record(self) -> dict[str, Any]:
@@ -112,36 +139,61 @@ class BatchScorer:
 
     def layout(self, columns: list[str], fields: Any, source_name: str) -> OutputLayout:
         """The output columns of an input with ``columns`` (Parquet ``fields``, else None); refuses an input
-        without the text column or with a column the output adds, naming ``source_name``."""
+        without the text column (or the language column named) or with a column the output adds, naming
+        ``source_name``."""
+        if self.lang_col is not None and self.lang_col not in columns:
+            raise InputError(f"{source_name} has no column {self.lang_col!r} (columns: {', '.join(columns)})")
         return output_layout(columns, fields, self.text_col, self.labels, source_name, self.extra_columns,
                              SCORE_DECIMALS)  # fmt: skip
 
     def score_rows(self, batch: Sequence[Row]) -> list[ScoredRow]:
-        """The rows of one batch with their scores; a row without a usable text is kept unscored, with the reason
-        in ``error``, and a batch of nothing but such rows never reaches the model."""
-        problems = [problem or text_problem(row.get(self.text_col)) for row, problem in batch]
+        """The rows of one batch with their scores; a row without a usable text (or language tag) is kept
+        unscored, with the reason in ``error``, and a batch of nothing but such rows never reaches the model."""
+        problems = [problem or self._row_problem(row) for row, problem in batch]
         scored = [ScoredRow(row, None, [], problem) for (row, _), problem in zip(batch, problems, strict=True)]
         todo = [i for i, problem in enumerate(problems) if not problem]
         if todo:
-            results = self._score_texts([batch[i][0][self.text_col] for i in todo])
-            for i, result in zip(todo, results, strict=True):
-                scored[i] = ScoredRow(batch[i][0], *result)
+            rows = [batch[i][0] for i in todo]
+            results = self._score_texts([row[self.text_col] for row in rows], [self._row_lang(row) for row in rows])
+            for i, (scores, labels, extra) in zip(todo, results, strict=True):
+                row = batch[i][0] if self.lang_col != "lang" else {**batch[i][0], "lang": extra.pop("lang")}
+                scored[i] = ScoredRow(row, scores, labels, "", extra)
         return scored
 
-    def _score_texts(self, texts: list[str]) -> list[tuple[list[float], list[str], str, dict[str, Any]]]:
-        langs = [self.lang] * len(texts) if self.lang else None
-        done = labelled_texts(self.detector, texts, None, langs, self.intensity)
-        cut = encoder_cut(self.detector, texts)
-        rounded = np.asarray(done.scores, dtype=float).round(SCORE_DECIMALS).tolist()
-        levels = done.intensities.tolist() if done.intensities is not None else None
+    def _row_problem(self, row: dict[str, Any]) -> str:
+        """Why a row cannot be scored ("" when it can): its text (:func:`~affectlab.text.text_problem`, too long)
+        or its language cell."""
+        text = row.get(self.text_col)
+        problem = text_problem(text) or (too_long(len(str(text))) if len(str(text)) > MAX_TEXT_CHARS else "")
+        if problem or self.lang_col is None:
+            return problem
+        try:
+            check_lang(self._row_lang(row) or None, f"the {self.lang_col} column")
+        except (InputError, TypeError) as exc:
+            return str(exc)
+        return ""
+
+    def _row_lang(self, row: dict[str, Any]) -> str:
+        """The language a row is read as: ``lang``, else its language cell (stripped; "" to identify)."""
+        if self.lang:
+            return self.lang
+        cell = row.get(self.lang_col) if self.lang_col is not None else None
+        return "" if cell is None or (isinstance(cell, float) and cell != cell) else str(cell).strip()
+
+    def _score_texts(self, texts: list[str], langs: list[str]) -> list[tuple[list[float], list[str], dict[str, Any]]]:
+        done = labelled_texts(self.detector, texts, None, langs, self.intensity, self.sentences)
         results = []
-        for i, (text, lang) in enumerate(zip(texts, done.langs, strict=True)):
-            supported = None if self._trained is None else lang in self._trained
-            extra: dict[str, Any] = {"lang": lang} if supported is None else {"lang": lang, "supported": supported}
-            if levels is not None:
-                extra |= {f"intensity_{label}": int(levels[i][j]) for j, label in self._emotions}
-            extra["notes"] = "; ".join(text_notes(text, cut, lang, supported))
-            results.append((rounded[i], done.labels[i], "", extra))
+        for i, text in enumerate(texts):
+            found = detection(self.detector, done, i, text)
+            extra: dict[str, Any] = {"lang": found.lang}
+            if found.supported is not None:
+                extra["supported"] = found.supported
+            if found.intensities is not None:
+                extra |= {f"intensity_{label}": found.intensities[label] for _, label in self._emotions}
+            if found.sentences is not None:
+                extra["sentences"] = [sentence.to_dict() for sentence in found.sentences]
+            extra["notes"] = "; ".join(found.notes)
+            results.append(([found.scores[label] for label in self.labels], found.labels, extra))
         return results
 
     def score_file(

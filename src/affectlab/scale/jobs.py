@@ -61,20 +61,25 @@ def detect_file(
     progress: Callable[[ScoreProgress], None] | None = None,
     lang: str | None = None,
     intensity: bool = False,
+    sentences: bool = False,
+    lang_col: str | None = None,
 ) -> ScoreSummary:
     """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path`` (CSV, TSV, JSON
     Lines or Parquet), as ``affectlab detect --input`` does: each row's scores and labels are those
     :func:`affectlab.detect` gives the text alone, then its ``lang`` and ``supported`` (the default heads), with
     ``intensity`` an ``intensity_<label>`` column per emotion, and ``notes``: the notes :func:`affectlab.detect`
-    gives the text (cut at 2,000 characters for the encoder, a language the model was not trained on), joined with
-    "; ", or "" when there are none (the columns: :mod:`affectlab.scale.batch`). A row with a missing, empty or
-    whitespace-only text is written unscored, with the reason in ``error``, and listed in the summary's
-    ``bad_rows``. Written batch by batch (``batch_size`` rows); a run stopped part way resumes when called again
-    with the same options (the model, ``taxonomy`` and ``fast``, ``lang``, ``intensity``, ``text_col``), and one
-    with other options is refused, naming them as the command line does (``--fast``). An existing output that no
-    unfinished run left behind is never overwritten. Paths that are not a str or ``os.PathLike`` raise
-    :class:`~affectlab.errors.ArgumentTypeError`; a bad file or option an :class:`~affectlab.errors.InputError`."""
-    options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity)
+    gives the text (read sentence by sentence, a language the model was not trained on), joined with "; ", or ""
+    when there are none (the columns: :mod:`affectlab.scale.batch`); ``sentences`` adds a ``sentences`` column (each
+    text's sentences, scored: a list in JSON Lines and Parquet, JSON text in CSV/TSV); ``lang_col`` names a column
+    holding each row's language (an empty cell: identified; ``lang`` itself is filled in with the tag read). A row
+    with a missing, empty or whitespace-only text is written unscored, with the reason in ``error``, and listed in
+    the summary's ``bad_rows``. Written batch by batch (``batch_size`` rows); a run stopped part way resumes when
+    called again with the same options (the model, ``taxonomy`` and ``fast``, ``lang``, ``intensity``,
+    ``text_col``), and one with other options is refused, naming them as the command line does (``--fast``). An
+    existing output that no unfinished run left behind is never overwritten. Paths that are not a str or
+    ``os.PathLike`` raise :class:`~affectlab.errors.ArgumentTypeError`; a bad file or option an
+    :class:`~affectlab.errors.InputError`."""
+    options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col)
     job = prepare_detect_file(input_path, output_path, options)
     return job.run(progress)
 
@@ -90,6 +95,8 @@ class DetectOptions:
     batch_size: int = 1024
     lang: str | None = None
     intensity: bool = False
+    sentences: bool = False
+    lang_col: str | None = None
 
 
 def prepare_detect_file(
@@ -99,14 +106,17 @@ def prepare_detect_file(
     loads), and its model: the job that :meth:`FileJob.run` runs."""
     input_path, output_path = path_argument("input_path", input_path), path_argument("output_path", output_path)
     lang = check_lang(options.lang)
+    if lang and options.lang_col:
+        raise InputError("give --lang (every row one language) or --lang-col (each row's own), not both")
     _check_batch_size(options.batch_size)
     input_format = check_table(input_path, INPUT_SUFFIXES)
     output_format = table_format(output_path, OUTPUT_SUFFIXES, "output")
     check_output_file(output_path, exists_ok=True)  # an existing output is this run's to resume, or refused later
     detector = resolve_detector(options.model, options.taxonomy, options.fast)
-    scorer = BatchScorer(detector, options.text_col, lang, options.intensity)
+    scorer = BatchScorer(detector, options.text_col, lang, options.intensity, options.sentences, options.lang_col)
     recorded, details = model_identity(options.model, options.taxonomy, options.fast)
     recorded |= {"--lang": lang, "--intensity": options.intensity, "--text-col": options.text_col}
+    recorded |= {"--sentences": options.sentences, "--lang-col": options.lang_col}
     identity = RunIdentity(input_identity(input_path), recorded, details | scorer.columns_record)
     return FileJob(scorer, FileRun(input_path, input_format, output_path, output_format, identity), options.batch_size)
 

@@ -1,8 +1,9 @@
 """The REST service (``affectlab serve``): FastAPI under uvicorn.
 
 * ``POST /v1/detect`` ``{"texts": [...]}`` or ``{"text": "..."}``, with optional ``taxonomy`` (ekman, goemotions,
-  emocontext), ``context`` (earlier dialogue turns) and ``top_k``: labels and per-label scores per text (on the
-  decision's scale, as ``affectlab.detect`` gives them).
+  emocontext), ``context`` (earlier dialogue turns), ``top_k``, ``lang``, ``intensity`` and ``sentences`` (each
+  text's sentences scored alone: the arc the web page draws): labels and per-label scores per text (on the
+  decision's scale, as ``affectlab.detect`` gives them; a long text is read sentence by sentence).
 * ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang`` and ``k``: open-ended
   affective states (MASIVE) for each ``<extra_id_N>`` mask.
 * ``GET /v1/models``, ``GET /healthz`` (``HEAD`` too), the OpenAPI docs at ``/docs``, and a web page at ``/``.
@@ -79,6 +80,7 @@ class DetectRequest(BaseModel):
     top_k: Annotated[int | None, BeforeValidator(_integer)] = Field(default=None, ge=1)
     lang: Lang | None = None
     intensity: bool = False
+    sentences: bool = False
 
 
 class OpenRequest(BaseModel):
@@ -220,6 +222,7 @@ def create_app(
             results = detect(
                 texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k,
                 model=served.detector(request.taxonomy), lang=request.lang, intensity=request.intensity,
+                sentences=request.sentences,
             )  # fmt: skip
             return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
 

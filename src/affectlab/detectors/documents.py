@@ -1,0 +1,150 @@
+"""Long texts read whole: a text longer than the encoder reads well is split into sentences (sentencex), every
+sentence is scored as a text of its own in the same batch as the short texts, and the document's scores, labels
+and intensities are built from its sentences' by one rule (:func:`document_row`), tuned on documents made from dev
+texts (``benchmarks/documents.py``; BENCHMARKS.md "Whole documents").
+
+Why split at all: one vector for a long text that is mostly neutral washes out the one sentence that carries the
+emotion. On documents of 32-86 dev texts with one or two emotional ones, one vector (the first 2,000 characters)
+scores macro-F1 0.17 and the sentence rule 0.47; by length, one vector falls from 0.52 (under 150 characters) to
+0.27 (500-1,000) and 0.14 (1,000-1,500). A long text that is emotional throughout (the longer dev texts of
+German, Swedish, Portuguese) is still read better whole up to about 1,000 characters, so a text up to
+:data:`WHOLE_UP_TO` characters is read whole (as before, so the scores of texts that short are unchanged) and a
+longer one sentence by sentence. A sentence longer than :data:`SENTENCE_MAX_CHARS` (a run-on without full stops)
+is cut at spaces into pieces no longer, so nothing the encoder reads is cut off; a text longer than
+:data:`MAX_TEXT_CHARS` is refused in one line by the callers.
+
+sentencex is the segmenter: on the 28 languages' dev texts joined in pairs it finds 0.97 of the sentence ends
+(pysbd 0.91), gives the text back exactly (offsets are exact) and is about 100 times faster
+(``benchmarks/sentence_segmenters.py``). Whitespace between sentences belongs to no sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WHOLE_UP_TO = 1000
+"""Texts up to this many characters are read whole (one vector); longer ones sentence by sentence."""
+SENTENCE_MAX_CHARS = 600
+"""A sentence longer than this is cut at spaces (or, without spaces, at this length) into pieces no longer."""
+MAX_TEXT_CHARS = 1_000_000
+"""The longest text scored (about 10,000 sentences); a longer one is refused, not cut."""
+DOCUMENT_MARGIN = 0.0
+"""How far above its threshold a sentence's score must be for the document to take the label: tuned on the dev-built
+documents over 0-0.3, where 0 scored best (0.47; 0.46 at 0.05, 0.36 at 0.2): the sentences' own thresholds hold."""
+
+_SPACE = re.compile(r"\s")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A sentence of a text: ``text[start:end]``, without the whitespace around it."""
+
+    start: int
+    end: int
+
+
+def sentence_spans(text: str, lang: str | None = None) -> list[Span]:
+    """The sentences of ``text`` as character spans, in order, each at most :data:`SENTENCE_MAX_CHARS` long;
+    ``lang`` (a tag such as ``uk`` or ``pt-BR``; None: English rules) picks sentencex's rules for abbreviations and
+    the like. A text with no sentence-final punctuation is one sentence (cut only when over-long)."""
+    import sentencex
+
+    spans, position = [], 0
+    for piece in sentencex.segment((lang or "en").split("-")[0], text):
+        start = position + len(piece) - len(piece.lstrip())
+        end = position + len(piece.rstrip())
+        position += len(piece)
+        if end > start:
+            spans.extend(_pieces(text, start, end))
+    return spans
+
+
+def _pieces(text: str, start: int, end: int) -> list[Span]:
+    """``text[start:end]`` cut at spaces into parts of at most :data:`SENTENCE_MAX_CHARS` characters."""
+    spans = []
+    while end - start > SENTENCE_MAX_CHARS:
+        window = text[start : start + SENTENCE_MAX_CHARS + 1]
+        cut = max((m.start() for m in _SPACE.finditer(window)), default=0) or SENTENCE_MAX_CHARS
+        spans.append(Span(start, start + cut))
+        start += cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        spans.append(Span(start, end))
+    return spans
+
+
+@dataclass
+class Plan:
+    """What one batch scores for a list of documents: ``units`` (texts) with their language (``""``: identify),
+    and for each document the unit read whole (or None: read by its sentences) and its sentences (unit index and
+    span), empty when not asked for and not needed."""
+
+    units: list[str] = field(default_factory=list)
+    unit_langs: list[str] = field(default_factory=list)
+    whole: list[int | None] = field(default_factory=list)
+    sentences: list[list[tuple[int, Span]]] = field(default_factory=list)
+
+    def add_unit(self, text: str, lang: str) -> int:
+        self.units.append(text)
+        self.unit_langs.append(lang)
+        return len(self.units) - 1
+
+
+def plan_units(texts: Sequence[str], langs: Sequence[str], with_sentences: bool, split_long: bool = True) -> Plan:
+    """The units to score for ``texts`` (``langs``: each text's given tag or ``""``): a text up to
+    :data:`WHOLE_UP_TO` characters (or any text, when ``split_long`` is False: a detector that reads context reads
+    each text as a whole turn) is one unit; a longer one is one unit per sentence. ``with_sentences`` also lists a
+    short text's sentences (scored as units of their own, for the arc)."""
+    from affectlab.langid import detect_language
+
+    plan = Plan()
+    for text, lang in zip(texts, langs, strict=True):
+        long = split_long and len(text) > WHOLE_UP_TO
+        plan.whole.append(None if long else plan.add_unit(text, lang))
+        if not (long or with_sentences):
+            plan.sentences.append([])
+            continue
+        spans = sentence_spans(text, lang or detect_language(text[:WHOLE_UP_TO])) or [Span(0, len(text))]
+        if not long and len(spans) == 1 and (spans[0].start, spans[0].end) == (0, len(text)):
+            plan.sentences.append([(plan.whole[-1], spans[0])])  # type: ignore[list-item]
+            continue
+        plan.sentences.append([(plan.add_unit(text[s.start : s.end], lang), s) for s in spans])
+    return plan
+
+
+def document_row(scores: np.ndarray, none_column: int | None, margin: float = DOCUMENT_MARGIN) -> np.ndarray:
+    """A document's decision scores from its sentences' ``(n_sentences, n_labels)``: each emotion's is its highest
+    sentence score less ``margin`` (so 0.5 stays the document's threshold), and the none label's its lowest
+    sentence score (a document is neutral only where every sentence is)."""
+    row = scores.max(axis=0) - margin
+    if none_column is not None:
+        row[none_column] = scores[:, none_column].min()
+    return np.clip(row, 0.0, 1.0)
+
+
+def document_labels(row: np.ndarray, none_column: int | None) -> np.ndarray:
+    """The 0/1 labels of a document's ``row`` (:func:`document_row`): the emotions at or over 0.5, and the none
+    label exactly where no emotion is."""
+    labels = (row >= 0.5).astype(np.int8)
+    if none_column is not None:
+        labels[none_column] = 0 if np.delete(labels, none_column).any() else 1
+    return labels
+
+
+def document_intensity(scores: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    """A document's unrounded 0-3 intensity of each label: that of the sentence with the label's highest score."""
+    best = scores.argmax(axis=0)
+    return raw[best, np.arange(raw.shape[1])]
+
+
+def majority_language(langs: Sequence[str], spans: Sequence[Span]) -> str:
+    """The language most of a document's characters were read as (ties: the first sentence's)."""
+    totals: dict[str, int] = {}
+    for lang, span in zip(langs, spans, strict=True):
+        totals[lang] = totals.get(lang, 0) + span.end - span.start
+    return max(totals, key=lambda lang: totals[lang])
