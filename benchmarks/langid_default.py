@@ -1,6 +1,8 @@
 """The language identifier affectlab uses (:mod:`affectlab.langid`: rules where they are sure, CLD3 for the rest)
 measured per language on the 28 SemEval-2025 track A test sets (issue 23), beside the rules it replaced (English,
-Ukrainian and Spanish only, the identifier of affectlab before issue 23, kept here to compare).
+Ukrainian and Spanish only, the identifier of affectlab before issue 23, kept here to compare; its English/Spanish
+rule is read from git revision ``BEFORE`` of ``benchmarks/langid_open_set.py``, which also compares issue 32's
+open-set identifier with the one before it).
 
 Accuracy: the share of a language's texts given its tag (``pt-MZ`` texts read as ``pt-BR``, and ``arq`` ones as
 ``ary``, count as right in the ``language`` column: the same language, the sibling's thresholds). Speed: texts/s
@@ -17,12 +19,16 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import time
 from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.semeval2025 import LANGS
-from affectlab.langid import _latin_language, detect_language
+from affectlab.langid import detect_language
+
+sys.path.insert(0, str(Path(__file__).parent))
+from langid_open_set import BEFORE, module_at
 
 SIBLINGS = {"pt-MZ": "pt-BR", "arq": "ary"}
 
@@ -33,7 +39,7 @@ def rules_before(text: str) -> str:
     latin = len(re.findall(r"[A-Za-zÀ-ÿ]", text))
     if cyrillic and cyrillic >= latin:
         return "uk"
-    return _latin_language(text, "en", 0.0) if latin else "en"
+    return module_at(BEFORE)._latin_language(text, "en", 0.0) if latin else "en"
 
 
 def measure(identify, texts: dict[str, list[str]]) -> dict:

@@ -1,5 +1,7 @@
-"""Language identification (:mod:`affectlab.langid`): rules where they are sure, CLD3 for the rest, the tags of the
-28 training languages, and what a detection says about a language the model was not trained on."""
+"""Language identification (:mod:`affectlab.langid`): open-set (issue 32: the n-gram model of
+:class:`~affectlab.langid.NgramModel` behind a margin, letters for Cyrillic, CLD3 for the names of other
+languages), the tags of the 28 training languages, and what a detection says about a language the model was not
+trained on."""
 
 import json
 from pathlib import Path
@@ -23,6 +25,19 @@ CLEAR_CUT = {
     "hi": ["मुझे आज बहुत खुशी हो रही है"],
     "am": ["ዛሬ በጣም ደስተኛ ነኝ"],
     "yo": ["Inú mi dùn gan-an lónìí, ẹ ṣé o"],
+    "pcm": ["Wetin dey happen? I dey vex well well, abeg leave me."],
+    "rw": ["Ndishimye cyane uyu munsi kuko nabonye akazi."],
+    "om": ["Har'a baay'ee gammadeera, hojii argadheen jira."],
+    "ti": ["ሎሚ ብጣዕሚ ሕጉስ እየ።"],
+    "af": ["Ek is so bly om jou weer te sien!"],
+    "sv": ["Jag är så glad idag, vi vann matchen!"],
+    "ro": ["Sunt foarte fericit astăzi, am luat examenul!"],
+    "sw": ["Nimefurahi sana leo kwa sababu nimepata kazi."],
+    "ha": ["Ina matukar farin ciki yau da safe."],
+    "so": ["Aad baan u faraxsanahay maanta."],
+    "su": ["Abdi bungah pisan dinten ieu."],
+    "mr": ["मला आज खूप आनंद झाला आहे."],
+    "ig": ["Obi dị m ụtọ taa nke ukwuu."],
 }
 
 
@@ -59,6 +74,8 @@ def test_the_command_line_prints_the_language_and_a_one_line_note(capsys):
     assert "(fr)" in out and "note:" in out and "not trained on 'fr'" in out
 
 
+SIBLINGS = {"pt-MZ": "pt-BR", "arq": "ary"}
+"""The two sets of one language: either is right (the model tells them apart where it can)."""
 CLEAR_CUT_FILE = Path(__file__).parent / "fixtures" / "clear_cut_sentences.json"
 
 
@@ -67,7 +84,8 @@ def test_the_clear_cut_sentences_are_read_as_their_languages():
     for lang, by_emotion in sentences.items():
         if not lang.startswith("_"):
             texts = list(by_emotion.values())
-            assert {text: detect_language(text) for text in texts} == dict.fromkeys(texts, lang)
+            read = {text: SIBLINGS.get(detect_language(text), detect_language(text)) for text in texts}
+            assert read == dict.fromkeys(texts, SIBLINGS.get(lang, lang))
 
 
 def test_the_english_heads_say_a_german_text_is_not_what_they_were_trained_on():

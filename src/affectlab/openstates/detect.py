@@ -9,6 +9,7 @@ from typing import Any
 
 from affectlab.errors import InputError
 from affectlab.langid import detect_language, normalise
+from affectlab.openstates.collect.masking import SENTINEL, count_masks
 from affectlab.openstates.predictors import resolve_predictor
 from affectlab.openstates.predictors.base import LANGS, prepare
 from affectlab.text import as_texts, check_count, check_lang
@@ -35,14 +36,16 @@ def detect_open(
 ) -> list[OpenDetection]:
     """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
-    unless given (English and Spanish are covered). ``model`` is ``"default"``, a saved predictor's folder or a
-    predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`)."""
+    unless given (English and Spanish are covered; the masks are not read as words). ``model`` is ``"default"``, a
+    saved predictor's folder or a predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`)."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
     given = check_lang(lang)
     if given is not None and normalise(given) not in LANGS:
         raise InputError(f"open affective states cover {' and '.join(LANGS)}, not {given!r}")
-    langs = [normalise(given) if given else detect_language(text) for text in items]
+    for text in items:
+        count_masks(text)  # a bad mask is said before the language is asked about
+    langs = [normalise(given) if given else detect_language(SENTINEL.sub(" ", text)) for text in items]
     for number, text_lang in enumerate(langs, start=1):
         if text_lang not in LANGS:  # identified, since a given language was checked above
             raise InputError(

@@ -1,0 +1,61 @@
+"""The default ekman head on the 28 SemEval-2025 track A test sets with each text's language identified, not given
+(issue 32): what ``affectlab detect --input FILE`` without ``--lang`` scores, against the same head given each set's
+language (``benchmarks/brighter_languages.py``). The official score: macro-F1 over the language's emotion columns.
+
+The rows' ``lang`` is blanked, so the detector identifies each text's language (:func:`affectlab.langid.
+detect_languages`) as ``detect --input`` does without ``--lang``. ``--identifier before`` runs the identifier of git
+revision ``--before`` instead (:func:`benchmarks.langid_open_set.identifier_at`), ``given`` keeps each set's
+language.
+
+    python benchmarks/langid_through_detect.py --data-dir ../shared/data --identifier after [--before 3c4ba1a]
+
+Writes ``benchmarks/results/langid_through_detect_<identifier>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from affectlab import langid
+from affectlab.datasets import resolve_dataset
+from affectlab.datasets.semeval2025 import LANGS
+from affectlab.detectors.resolve import resolve_detector
+from affectlab.evaluation.evaluate import evaluate
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+from langid_open_set import BEFORE, identifier_at  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--identifier", choices=("before", "after", "given"), default="after")
+    parser.add_argument("--before", default=BEFORE)
+    args = parser.parse_args()
+    if args.identifier == "before":
+        langid.detect_language = identifier_at(args.before)  # detect_languages looks it up at each call
+    detector = resolve_detector("default", "ekman")
+    record: dict = {"identifier": args.identifier, "date": time.strftime("%Y-%m-%d"), "track_a": {}}
+    started = time.perf_counter()
+    for code in LANGS:
+        spec, data = resolve_dataset(f"semeval2025-{code}", args.data_dir)
+        if args.identifier != "given":
+            data["test"] = data["test"].map(lambda row: {"lang": ""})
+        run = evaluate(detector, spec, data, "test", n_bootstrap=10)
+        record["track_a"][code] = round(run.metrics["primary"]["value"], 4)
+        print(code, record["track_a"][code], flush=True)
+    record["mean"] = round(statistics.mean(record["track_a"].values()), 4)
+    record["seconds"] = round(time.perf_counter() - started, 1)
+    out = HERE / "results" / f"langid_through_detect_{args.identifier}.json"
+    out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print("mean", record["mean"])
+
+
+if __name__ == "__main__":
+    main()
