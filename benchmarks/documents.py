@@ -135,6 +135,27 @@ def readings(detector, documents, margins) -> dict[str, np.ndarray]:
         out[f"sentences margin {margin}"] = np.stack(
             [document_labels(document_row(rows, none_column, margin), none_column) for rows in sentences]
         )
+    if len(margins) > 1:  # tuning: two other shapes of rule beside the fixed margin
+        out |= other_rules(sentences, none_column)
+    return out
+
+
+def other_rules(sentences: list[np.ndarray], none_column: int) -> dict[str, np.ndarray]:
+    """A margin growing with the log of the number of sentences (a longer document has more chances of one
+    sentence crossing a threshold), and a blend of the highest and the second-highest sentence score."""
+    out = {}
+    for c in (0.01, 0.02, 0.05):
+        out[f"sentences margin {c} x log(n)"] = np.stack(
+            [document_labels(document_row(r, none_column, c * np.log(len(r))), none_column) for r in sentences]
+        )
+    for w in (0.8, 0.9):
+        rows = []
+        for r in sentences:
+            ordered = np.sort(r, axis=0)
+            row = w * ordered[-1] + (1 - w) * ordered[-2 if len(r) > 1 else -1]
+            row[none_column] = r[:, none_column].min()
+            rows.append(document_labels(row, none_column))
+        out[f"sentences blend {w} top, {1 - w:.1f} second"] = np.stack(rows)
     return out
 
 
@@ -167,7 +188,43 @@ def run(mode: str, data_dir: str | None) -> dict:
     del margins
     if mode == "tune":
         record["length_sweep"] = length_sweep(detector, data_dir)
+        record["long_single_texts"] = long_single_texts(detector, data_dir)
     return record
+
+
+LONG_TEXT_LANGUAGES = ("deu", "swe", "ptbr", "orm", "tat", "som", "kin", "eng")
+
+
+def long_single_texts(detector, data_dir: str | None) -> dict:
+    """The other side of :data:`~affectlab.detectors.documents.WHOLE_UP_TO`: the dev texts of the languages with long
+    ones, each a single annotated text (emotional throughout, unlike a document), read whole against sentence by
+    sentence: micro-F1 over their labels, by length."""
+    space = detector.label_space
+    none_column = space.labels.index(space.none_label)
+    rows = []
+    for code in LONG_TEXT_LANGUAGES:
+        spec, data = resolve_dataset(f"semeval2025-{code}", data_dir)
+        columns = [list(space.labels).index(label) for label in spec.label_space.labels]
+        for text, labels in zip(data["dev"]["text"], data["dev"]["labels"], strict=True):
+            if len(text) > 300:
+                gold = spec.label_space.encode([labels])[0]
+                rows.append((len(text), columns, gold, text))
+    whole = unit_scores(detector, [text for *_, text in rows])
+    split = sentence_readings(detector, [Document("", text, [], 0) for *_, text in rows])
+    out = {}
+    for low in (300, 500, 750, 1000):
+        keep = [i for i, row in enumerate(rows) if row[0] > low]
+        counts = {"whole": np.zeros(3), "sentences": np.zeros(3)}
+        for i in keep:
+            _, columns, gold, _ = rows[i]
+            for name, row in (("whole", whole[i]), ("sentences", document_row(split[i], none_column))):
+                predicted = document_labels(row, none_column)[columns]
+                counts[name] += [(predicted & gold).sum(), (predicted & ~gold.astype(bool)).sum(),
+                                 (~predicted.astype(bool) & gold.astype(bool)).sum()]  # fmt: skip
+        out[f"over {low}"] = {"n": len(keep)} | {
+            name: float(2 * c[0] / max(2 * c[0] + c[1] + c[2], 1)) for name, c in counts.items()
+        }
+    return out
 
 
 def _shipped_margin() -> float:
@@ -207,7 +264,7 @@ def main() -> None:
     out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     for subset, readings_ in record["table"].items():
         print(subset, {name: round(r["mean"], 3) for name, r in readings_.items()})
-    for bucket, row in record.get("length_sweep", {}).items():
+    for bucket, row in {**record.get("length_sweep", {}), **record.get("long_single_texts", {})}.items():
         print(bucket, {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()})
 
 

@@ -5,7 +5,7 @@ texts (``benchmarks/documents.py``; BENCHMARKS.md "Whole documents").
 
 Why split at all: one vector for a long text that is mostly neutral washes out the one sentence that carries the
 emotion. On documents of 32-86 dev texts with one or two emotional ones, one vector (the first 2,000 characters)
-scores macro-F1 0.17 and the sentence rule 0.47; by length, one vector falls from 0.52 (under 150 characters) to
+scores macro-F1 0.17 and the sentence rule 0.49; by length, one vector falls from 0.52 (under 150 characters) to
 0.27 (500-1,000) and 0.14 (1,000-1,500). A long text that is emotional throughout (the longer dev texts of
 German, Swedish, Portuguese) is still read better whole up to about 1,000 characters, so a text up to
 :data:`WHOLE_UP_TO` characters is read whole (as before, so the scores of texts that short are unchanged) and a
@@ -34,7 +34,8 @@ MAX_TEXT_CHARS = 1_000_000
 """The longest text scored (about 10,000 sentences); a longer one is refused, not cut."""
 DOCUMENT_MARGIN = 0.0
 """How far above its threshold a sentence's score must be for the document to take the label: tuned on the dev-built
-documents over 0-0.3, where 0 scored best (0.47; 0.46 at 0.05, 0.36 at 0.2): the sentences' own thresholds hold."""
+documents over 0-0.3, where 0 scored best (0.49; 0.47 at 0.05, 0.36 at 0.2; a margin growing with the log of the
+number of sentences, or a blend of the two highest, scored no better): the sentences' own thresholds hold."""
 
 _SPACE = re.compile(r"\s")
 
