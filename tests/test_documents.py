@@ -54,6 +54,14 @@ def test_sentence_spans_are_exact_stripped_and_cover_the_text(text, lang):
     assert covered == "".join(text.split()) or covered.replace(" ", "") == "".join(text.split())
 
 
+def test_an_empty_or_blank_text_has_no_sentences_and_a_document_never_has_none():
+    from affectlab.detectors.documents import plan_units
+
+    assert sentence_spans("") == [] and sentence_spans(" \n\t ") == []
+    plan = plan_units(["\u200b" * 1500 + "!"], [""], with_sentences=True)
+    assert [span for _, span in plan.sentences[0]] and plan.whole == [None]
+
+
 @pytest.mark.parametrize("text", ["word " * 1000, "x" * 5000])
 def test_a_run_on_sentence_is_cut_into_pieces_no_longer_than_the_limit(text):
     spans = sentence_spans(text.strip())
@@ -212,6 +220,8 @@ def test_the_service_takes_sentences_true():
         assert answer.status_code == 200
         (result,) = answer.json()["results"]
         assert [s["text"] for s in result["sentences"]] == [JOY, FEAR]
+        not_a_bool = httpx.post(url + "/v1/detect", json={"text": "hi", "sentences": []}, timeout=60)
+        assert not_a_bool.status_code == 422 and "sentences" in not_a_bool.json()["error"]
         refused = httpx.post(url + "/v1/detect", json={"text": "hi", "taxonomy": "emocontext", "sentences": True},
                              timeout=60)  # fmt: skip
         assert refused.status_code == 422 and "sentences" in refused.json()["error"]
