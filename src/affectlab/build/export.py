@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from affectlab.build.encoder import CONTINUED, EncoderRecipe, fine_tune_default_encoder
+from affectlab.build.encoder import CONTINUED, CONTINUED_SOURCES, SOURCES, EncoderRecipe, fine_tune_default_encoder
 from affectlab.build.heads import ENCODER
 from affectlab.io.progress import Progress
 
@@ -23,16 +23,17 @@ def fine_tune_encoder(
 ) -> dict[str, Any]:
     """Fine-tune the shared encoder on the datasets (``resume``: going on from the checkpoint in ``trained_dir``;
     ``continue_from``: starting from a finished run's weights, with the recipe
-    :data:`~affectlab.build.encoder.CONTINUED`) and export it int8 to ``encoder_dir``; returns the
+    :data:`~affectlab.build.encoder.CONTINUED` on
+    :data:`~affectlab.build.encoder.CONTINUED_SOURCES`) and export it int8 to ``encoder_dir``; returns the
     training record."""
     from affectlab.encoders.onnx_export import export_encoder
     from affectlab.encoders.sentence import forget_encoder
 
-    recipe = CONTINUED if continue_from is not None else EncoderRecipe()
+    recipe, sources = (CONTINUED, CONTINUED_SOURCES) if continue_from is not None else (EncoderRecipe(), SOURCES)
     with tempfile.TemporaryDirectory() as tmp:
         trained = Path(trained_dir) if trained_dir is not None else Path(tmp) / "trained"
         record = fine_tune_default_encoder(
-            trained, data_dir, recipe, progress=progress, resume=resume, continue_from=continue_from
+            trained, data_dir, recipe, sources, progress=progress, resume=resume, continue_from=continue_from
         )
         progress("exporting the fine-tuned encoder to ONNX and quantizing it to int8")
         export_encoder(trained, encoder_dir)

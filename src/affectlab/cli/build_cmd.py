@@ -38,8 +38,9 @@ ResumeOption = typer.Option(
 ContinueFromOption = typer.Option(
     None,
     "--continue-from",
-    help="With --fine-tune: start from the fine-tuned weights of a finished run (its --trained-dir) and train two "
-    "more epochs at a lower learning rate (about 45 minutes on 2 CPU cores).",
+    help="With --fine-tune: start from the fine-tuned weights of a finished run (its --trained-dir, or the shipped "
+    "encoder as `python -m affectlab.build.shipped_run DIR` writes it) and train one more epoch at a lower learning "
+    "rate, with every GoEmotions disgust comment added (about 25 minutes on 2 CPU cores, then the heads).",
 )
 
 
