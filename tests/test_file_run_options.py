@@ -135,7 +135,7 @@ def test_detect_input_records_every_option_that_changes_the_output_and_not_the_b
     sidecar = json.loads((tmp_path / "out.csv.progress.json").read_text(encoding="utf-8"))
     assert sidecar["options"] == {"--model": "default", "--taxonomy": "ekman", "--fast": True, "--lang": "uk",
                                   "--intensity": False, "--text-col": "text", "--sentences": False,
-                                  "--lang-col": None}  # fmt: skip
+                                  "--lang-col": None, "--explain": False}  # fmt: skip
     assert set(sidecar["details"]) == {"model checksum", "text column", "labels", "extra columns"}
 
     assert main(detect_input(texts_csv, output, "--fast", "--lang", "uk", batch_size=3)) == 0

@@ -102,6 +102,39 @@ def test_a_long_document_draws_its_arc(browser, tmp_path: Path) -> None:
         assert browser.save_screenshot(str(tmp_path / "arc.png"))
 
 
+def test_why_tints_the_words_of_each_label(browser, tmp_path: Path) -> None:
+    """With "why", each result shows its text with its words tinted for the chosen label and a tooltip with each
+    word's weight; choosing another label redraws them, and a text with an emoji keeps its offsets."""
+    with running(create_app()) as url:
+        browser.get(url + "/")
+        box = browser.find_element(By.ID, "texts")
+        box.clear()
+        box.send_keys("😡 I hate you so much, you ruined everything.")
+        browser.find_element(By.ID, "explain").click()
+        browser.find_element(By.ID, "go").click()
+        WebDriverWait(browser, 60).until(
+            expected_conditions.presence_of_all_elements_located((By.CSS_SELECTOR, ".why-text .word"))
+        )
+        (result,) = browser.find_elements(By.CSS_SELECTOR, ".result")
+        chosen = Select(result.find_element(By.CSS_SELECTOR, ".why-label"))
+        assert chosen.first_selected_option.text == "anger"
+        tinted = result.find_elements(By.CSS_SELECTOR, ".why-text .word")
+        assert [w.text for w in tinted][:3] == ["😡", "I", "hate"]
+        assert result.find_element(By.CSS_SELECTOR, ".why-text").text == "😡 I hate you so much, you ruined everything."
+        hate = tinted[2]
+        assert hate.get_attribute("title").startswith("anger +")
+        assert float(hate.get_attribute("data-weight")) == max(float(w.get_attribute("data-weight")) for w in tinted)
+        assert "rgba(46, 125, 50" in hate.get_attribute("style")
+        if len(chosen.options) > 1:
+            chosen.select_by_index(1)
+            assert (
+                result.find_elements(By.CSS_SELECTOR, ".why-text .word")[2]
+                .get_attribute("title")
+                .startswith(chosen.first_selected_option.text)
+            )
+        assert browser.save_screenshot(str(tmp_path / "why.png"))
+
+
 def test_the_html_report_renders_its_plots_offline(browser, tmp_path: Path) -> None:
     """A report of two synthetic runs opened from a file: every plot is drawn with a real size, nothing fetched."""
     import numpy as np

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from affectlab.cli.explain_view import print_explanation
 from affectlab.cli.output import print_json, print_left_out, stdout
 from affectlab.detectors.detect import Detection, Sentence, detect
 from affectlab.detectors.resolve import resolve_detector
@@ -63,6 +64,16 @@ Sentences = typer.Option(
     help="Also score each sentence alone: the emotion arc of a long text, one line per sentence (with --input: a "
     "sentences column, JSON text in csv/tsv). A text over 1,000 characters is always read sentence by sentence.",
 )
+Explain = typer.Option(
+    False,
+    "--explain",
+    help="Also say why: each given label's words, tinted by how far the label's score falls without each one (with "
+    "--json and --input: every word's start, end and weight). Costs one more scored text per word: on 1,000 tweets "
+    "(10 words on average) 46 texts/s against 258 without it, on 2 CPU cores.",
+)
+ExplainLabel = typer.Option(
+    None, "--explain-label", help="Also explain this label, given or not (repeatable; implies --explain)."
+)
 LangCol = typer.Option(
     None, "--lang-col", help="With --input: the column holding each row's language (an empty cell: identified)."
 )
@@ -88,6 +99,8 @@ def detect_command(
     intensity: bool = Intensity,
     sentences: bool = Sentences,
     lang_col: str | None = LangCol,
+    explain: bool = Explain,
+    explain_label: list[str] | None = ExplainLabel,
     as_json: bool = AsJson,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang)."""
@@ -97,17 +110,18 @@ def detect_command(
         _refuse_given(ctx, EMOTION_OPTIONS, "applies to emotions, not to --open")
         _detect_open(texts, input_file, lang, top_k or 5, model, as_json)
         return
+    why = explain_label or explain
     if input_file is not None:
         _check_file_options(texts, context, top_k, output_file)
         from affectlab.scale.jobs import DetectOptions  # here: pyarrow would slow every `detect TEXT`
 
-        options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col)
+        options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col, why)
         _detect_file(input_file, output_file, options, as_json)
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
     print_left_out(resolve_detector(model, taxonomy, fast))
-    _print_results(detect(texts, taxonomy, context, top_k, model, fast, lang, intensity, sentences), as_json)
+    _print_results(detect(texts, taxonomy, context, top_k, model, fast, lang, intensity, sentences, why), as_json)
 
 
 def _print_results(results: list[Detection], as_json: bool) -> None:
@@ -120,7 +134,7 @@ def _print_results(results: list[Detection], as_json: bool) -> None:
 
 FILE_OPTIONS = ("output_file", "text_col", "batch_size", "lang_col")
 """The options of ``detect --input`` alone."""
-EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity", "sentences")
+EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity", "sentences", "explain", "explain_label")
 """The options of emotion detection that ``detect --open`` (open affective states) has no use for."""
 
 
@@ -178,6 +192,8 @@ def _print_detection(result: Detection) -> None:
         level = [] if result.intensities is None else [_intensity_cell(result.intensities.get(label))]
         table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}", *level)
     stdout.print(table)
+    if result.explanation is not None:
+        print_explanation(stdout, result.text, result.explanation)
     if result.sentences is not None:
         _print_arc(result.sentences)
     for note in result.notes:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.detectors import Detector
+from affectlab.detectors.base import Inputs
 from affectlab.detectors.batch import prepare_batch
 from affectlab.detectors.documents import (
     MAX_TEXT_CHARS,
@@ -22,10 +23,21 @@ from affectlab.detectors.documents import (
     majority_language,
     plan_units,
 )
+from affectlab.detectors.explain import (
+    Explained,
+    Occlusions,
+    SpanWeight,
+    document_explanation,
+    explained_units,
+    label_weights,
+    occlusions,
+    shifted,
+    unit_explanations,
+)
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
 from affectlab.errors import InputError
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
-from affectlab.langid import UNDETERMINED
+from affectlab.langid import UNDETERMINED, detect_languages
 from affectlab.metrics.intensity import intensity_levels
 from affectlab.text import as_context, as_texts, check_count, check_lang
 
@@ -43,13 +55,17 @@ class Sentence:
     scores: dict[str, float]
     lang: str
     intensities: dict[str, int] | None = None
+    explanation: dict[str, list[SpanWeight]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"start", "end", "text", "labels", "scores", "lang"}`` (plus ``intensities`` when asked for)."""
+        """``{"start", "end", "text", "labels", "scores", "lang"}`` (plus ``intensities`` and ``explanation`` when
+        asked for)."""
         out: dict[str, Any] = {"start": self.start, "end": self.end, "text": self.text, "labels": self.labels,
                                "scores": self.scores, "lang": self.lang}  # fmt: skip
         if self.intensities is not None:
             out["intensities"] = self.intensities
+        if self.explanation is not None:
+            out["explanation"] = explanation_dict(self.explanation)
         return out
 
 
@@ -73,16 +89,19 @@ class Detection:
     supported: bool | None = None
     intensities: dict[str, int] | None = None
     sentences: list[Sentence] | None = None
+    explanation: dict[str, list[SpanWeight]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities``, ``sentences`` and ``notes``
-        when there are any)."""
+        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities``, ``sentences``,
+        ``explanation`` and ``notes`` when there are any)."""
         out: dict[str, Any] = {"text": self.text, "labels": self.labels, "scores": self.scores, "lang": self.lang,
                                "supported": self.supported}  # fmt: skip
         if self.intensities is not None:
             out["intensities"] = self.intensities
         if self.sentences is not None:
             out["sentences"] = [sentence.to_dict() for sentence in self.sentences]
+        if self.explanation is not None:
+            out["explanation"] = explanation_dict(self.explanation)
         if self.notes:
             out["notes"] = self.notes
         return out
@@ -99,6 +118,7 @@ class LabelledTexts:
     langs: list[str]
     intensities: np.ndarray | None = None
     sentences: list[LabelledSentences] | None = None
+    explanations: list[Explained] | None = None
 
 
 @dataclass
@@ -111,6 +131,12 @@ class LabelledSentences:
     labels: list[list[str]]
     langs: list[str]
     intensities: np.ndarray | None = None
+    explanations: list[Explained] | None = None
+
+
+def explanation_dict(explanation: dict[str, list[SpanWeight]]) -> dict[str, list[dict[str, Any]]]:
+    """An explanation as JSON: label -> ``[{"start", "end", "text", "weight"}, ...]``."""
+    return {label: [span.to_dict() for span in spans] for label, spans in explanation.items()}
 
 
 def unsupported_note(lang: str) -> str:
@@ -136,6 +162,7 @@ def detect(
     lang: str | None = None,
     intensity: bool = False,
     sentences: bool = False,
+    explain: bool | Sequence[str] = False,
 ) -> list[Detection]:
     """Detect emotions in ``texts`` (one string or several) with the default head for ``taxonomy``
     (``ekman``, ``goemotions``, ``emocontext``), or with ``model``: a detector object, or a saved detector's folder
@@ -155,6 +182,11 @@ def detect(
     :data:`~affectlab.detectors.documents.MAX_TEXT_CHARS` characters is refused). ``sentences`` gives each result
     its ``sentences``, each scored alone (the emotion arc of a long text); a detector that reads dialogue context
     (``emocontext``) reads a turn whole and refuses it.
+
+    ``explain`` gives each result (and sentence) its ``explanation``: for each label given (after ``top_k``), and
+    for each label named when ``explain`` is a list of labels, every word of the text with how far the label's
+    decision score falls when the word is removed (:mod:`affectlab.detectors.explain`; each text costs one more
+    scored text per word). A detector that reads dialogue context explains the last turn, its context kept.
     """
     items = as_texts(texts)
     turns = as_context(context)
@@ -166,14 +198,33 @@ def detect(
         raise InputError(context_not_read(detector))
     check_intensity(detector, intensity)
     check_sentences(detector, sentences)
+    asked = explained_labels(detector.label_space, explain)
     langs = [lang] * len(items) if lang else None
-    done = labelled_texts(detector, items, [turns] * len(items), langs, intensity, sentences)
-    return [detection(detector, done, i, text, top_k) for i, text in enumerate(items)]
+    done = labelled_texts(detector, items, [turns] * len(items), langs, intensity, sentences, asked is not None)
+    return [detection(detector, done, i, text, top_k, asked) for i, text in enumerate(items)]
 
 
-def detection(detector: Detector, done: LabelledTexts, i: int, text: str, top_k: int | None = None) -> Detection:
+def explained_labels(space: LabelSpace, explain: bool | Sequence[str] | str) -> list[str] | None:
+    """The labels ``explain`` names beside the given ones (``[]`` for True; None: no explanation), refusing a
+    label the taxonomy does not have."""
+    if isinstance(explain, bool):
+        return [] if explain else None
+    if isinstance(explain, str):
+        explain = [part.strip() for part in explain.split(",") if part.strip()]
+    if not isinstance(explain, Sequence) or not all(isinstance(label, str) for label in explain):
+        raise TypeError("explain must be True, False or a list of label names")
+    unknown = [label for label in explain if label not in space.labels]
+    if unknown:
+        raise InputError(f"cannot explain {', '.join(map(repr, unknown))}: the labels are {', '.join(space.labels)}")
+    return list(dict.fromkeys(explain))
+
+
+def detection(
+    detector: Detector, done: LabelledTexts, i: int, text: str, top_k: int | None = None,
+    explain: Sequence[str] | None = None,
+) -> Detection:  # fmt: skip
     """The :class:`Detection` of ``done``'s ``i``-th text ``text``, its labels cut to ``top_k`` (at least the top
-    one)."""
+    one), with the explanation of those labels and of ``explain``'s when the batch was explained."""
     space = detector.label_space
     trained = detector.capabilities.trained_languages
     lang = done.langs[i]
@@ -183,12 +234,24 @@ def detection(detector: Detector, done: LabelledTexts, i: int, text: str, top_k:
     rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
     labels = _top(space, done.scores[i], done.labels[i], top_k)
     shown = _shown(space, done.scores[i])
-    return Detection(text, labels, shown, notes, lang, supported, rated, sentence_results(space, text, arc, top_k))
+    why = _why(space, done.explanations[i] if done.explanations else None, text, labels, explain)
+    sentence_list = sentence_results(space, text, arc, top_k, explain)
+    return Detection(text, labels, shown, notes, lang, supported, rated, sentence_list, why)
+
+
+def _why(
+    space: LabelSpace, explained: Explained | None, text: str, labels: list[str], asked: Sequence[str] | None
+) -> dict[str, list[SpanWeight]] | None:
+    if explained is None:
+        return None
+    wanted = list(dict.fromkeys([*labels, *(asked or [])]))
+    return label_weights(space.labels, explained.weights, explained.spans, text, wanted)
 
 
 def sentence_results(
-    space: LabelSpace, text: str, arc: LabelledSentences | None, top_k: int | None = None
-) -> list[Sentence] | None:
+    space: LabelSpace, text: str, arc: LabelledSentences | None, top_k: int | None = None,
+    explain: Sequence[str] | None = None,
+) -> list[Sentence] | None:  # fmt: skip
     """The :class:`Sentence` results of one text's scored sentences (None when they were not asked for)."""
     if arc is None:
         return None
@@ -197,7 +260,9 @@ def sentence_results(
         rated = None if arc.intensities is None else _intensity_dict(space, arc.intensities[j])
         labels = _top(space, arc.scores[j], arc.labels[j], top_k)
         shown = _shown(space, arc.scores[j])
-        results.append(Sentence(span.start, span.end, text[span.start : span.end], labels, shown, arc.langs[j], rated))
+        why = _why(space, arc.explanations[j] if arc.explanations else None, text, labels, explain)
+        results.append(Sentence(span.start, span.end, text[span.start : span.end], labels, shown, arc.langs[j],
+                                rated, why))  # fmt: skip
     return results
 
 
@@ -276,6 +341,7 @@ def labelled_texts(
     langs: Sequence[str] | None = None,
     intensity: bool = False,
     sentences: bool = False,
+    explain: bool = False,
 ) -> LabelledTexts:
     """Decision scores, each text's predicted labels (highest score first), its language and (with ``intensity``)
     the 0-3 intensities: what :func:`detect`, ``detect --input`` and ``score`` give for a text, so that it reads the
@@ -283,16 +349,45 @@ def labelled_texts(
     per routing step), and the encoder runs once for scores and intensities
     (:func:`~affectlab.detectors.batch.prepare_batch`, then :meth:`~affectlab.detectors.base.Detector.score`).
     A text longer than :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters is read sentence by sentence
-    in the same batch (:mod:`affectlab.detectors.documents`); ``sentences`` also gives every text's sentences."""
+    in the same batch (:mod:`affectlab.detectors.documents`); ``sentences`` also gives every text's sentences, and
+    ``explain`` each text's (and sentence's) words with their weights, from variants without each word scored in
+    the same batch (:mod:`affectlab.detectors.explain`)."""
     given = [lang or "" for lang in langs] if langs is not None else [""] * len(texts)
     plan = plan_units(texts, given, sentences, split_long=reads_documents(detector))
     whole_only = len(plan.units) == len(texts) and all(plan.whole[i] == i for i in range(len(texts)))
-    batch = prepare_batch(detector, plan.units, contexts if whole_only else None, plan.unit_langs)
+    unit_contexts = contexts if whole_only else None
+    occluded = None
+    if explain:
+        wanted = explained_units(plan.whole, plan.sentences, len(plan.units), sentences)
+        occluded = occlusions(plan.units, wanted)
+        plan.unit_langs = detect_languages(Inputs(plan.units, [[] for _ in plan.units], plan.unit_langs))
+    batch_texts, batch_contexts, batch_langs = _with_variants(plan, unit_contexts, occluded)
+    batch = prepare_batch(detector, batch_texts, batch_contexts, batch_langs)
     scored = detector.score(batch, intensity)
-    units = _LabelledUnits(detector.label_space, scored.scores, scored.labels, batch.langs, scored.intensities)
+    n = len(plan.units)
+    units = _LabelledUnits(detector.label_space, scored.scores[:n], scored.labels[:n], batch.langs[:n],
+                           None if scored.intensities is None else scored.intensities[:n])  # fmt: skip
+    by_unit = unit_explanations(occluded, units.scores, scored.scores[n:]) if occluded is not None else None
     if whole_only and not sentences:
-        return LabelledTexts(units.scores, units.ranked(range(len(texts))), units.langs, units.levels())
-    return _documents(units, plan, sentences)
+        done = LabelledTexts(units.scores, units.ranked(range(len(texts))), units.langs, units.levels())
+        if by_unit is not None:
+            done.explanations = [shifted(by_unit.get(i), 0, units.scores.shape[1]) for i in range(len(texts))]
+        return done
+    return _documents(units, plan, sentences, by_unit)
+
+
+def _with_variants(
+    plan: Plan, contexts: Sequence[list[str]] | None, occluded: Occlusions | None
+) -> tuple[list[str], Sequence[list[str]] | None, list[str]]:
+    """The texts, contexts and languages of one batch: the plan's units, then each variant of an occluded unit
+    (with its unit's context and language)."""
+    if occluded is None:
+        return plan.units, contexts, plan.unit_langs
+    texts = plan.units + occluded.texts
+    langs = plan.unit_langs + [plan.unit_langs[unit] for unit in occluded.unit]
+    if contexts is None:
+        return texts, None, langs
+    return texts, [*contexts, *(contexts[unit] for unit in occluded.unit)], langs
 
 
 def reads_documents(detector: Detector) -> bool:
@@ -326,13 +421,17 @@ def _ranked(space: LabelSpace, row_scores: np.ndarray, row_predicted: np.ndarray
     return [space.labels[j] for j in np.argsort(-row_scores, kind="stable") if row_predicted[j]]
 
 
-def _documents(units: _LabelledUnits, plan: Plan, with_sentences: bool) -> LabelledTexts:
+def _documents(
+    units: _LabelledUnits, plan: Plan, with_sentences: bool, by_unit: dict[int, Explained] | None = None
+) -> LabelledTexts:
     """Each document's result: its whole reading, or the rule over its sentences
-    (:func:`~affectlab.detectors.documents.document_row`); with ``with_sentences``, its sentences' own."""
+    (:func:`~affectlab.detectors.documents.document_row`); with ``with_sentences``, its sentences' own; with
+    ``by_unit`` (each occluded unit's words and weights), each document's (and sentence's) explanation."""
     space = units.space
     none_column = space.labels.index(space.none_label) if space.none_label else None
+    n_labels = len(space.labels)
     levels = units.levels()
-    rows, predicted, langs, raw, arcs = [], [], [], [], []
+    rows, predicted, langs, raw, arcs, explained = [], [], [], [], [], []
     for whole, sentences in zip(plan.whole, plan.sentences, strict=True):
         indices = [unit for unit, _ in sentences]
         if whole is not None:
@@ -346,11 +445,18 @@ def _documents(units: _LabelledUnits, plan: Plan, with_sentences: bool) -> Label
         if units.raw_intensities is not None:
             unit_rows = [whole] if whole is not None else indices
             raw.append(document_intensity(units.scores[unit_rows], units.raw_intensities[unit_rows]))
+        if by_unit is not None:
+            explained.append(
+                shifted(by_unit.get(whole), 0, n_labels) if whole is not None
+                else document_explanation(sentences, by_unit, units.scores, lambda s: document_row(s, none_column))
+            )  # fmt: skip
         if with_sentences:
+            why = None if by_unit is None else [shifted(by_unit.get(i), s.start, n_labels) for i, s in sentences]
             arcs.append(LabelledSentences([span for _, span in sentences], units.scores[indices],
                                           units.ranked(indices), [units.langs[i] for i in indices],
-                                          None if levels is None else levels[indices]))  # fmt: skip
+                                          None if levels is None else levels[indices], why))  # fmt: skip
     scores, labels = np.asarray(rows), np.asarray(predicted)
     rated = intensity_levels(np.asarray(raw), labels) if raw else None
     ranked = [_ranked(space, row, row_labels) for row, row_labels in zip(scores, labels, strict=True)]
-    return LabelledTexts(scores, ranked, langs, rated, arcs if with_sentences else None)
+    return LabelledTexts(scores, ranked, langs, rated, arcs if with_sentences else None,
+                         explained if by_unit is not None else None)  # fmt: skip

@@ -301,6 +301,10 @@ class SentencePieceTokenizer:
         keep = max_tokens - 2
         return [[self.bos, *ids[:keep], self.eos] for ids in self._processor.encode(normalised)]
 
+    def pieces(self, text: str) -> list[str]:
+        """The pieces of one normalised text, as strings (``▁`` marks a word start)."""
+        return list(self._processor.encode(self._normalizer.normalize_str(text).lstrip(" "), out_type=str))
+
 
 def _normalisation_classes(table: dict[int, str]) -> tuple[str, str]:
     """Regex character classes of the code points the map deletes and of those it turns into a space, where NFKC

@@ -28,7 +28,15 @@ from typing import Any
 import pyarrow as pa
 
 from affectlab.detectors import Detector
-from affectlab.detectors.detect import check_intensity, check_sentences, detection, labelled_texts, too_long
+from affectlab.detectors.detect import (
+    check_intensity,
+    check_sentences,
+    detection,
+    explained_labels,
+    explanation_dict,
+    labelled_texts,
+    too_long,
+)
 from affectlab.detectors.documents import MAX_TEXT_CHARS
 from affectlab.errors import InputError, Interrupted
 from affectlab.io.outputs import output_lock
@@ -38,10 +46,20 @@ from affectlab.io.tables import Row, Table, numbered_batches, stream_table
 from affectlab.labels import SCORE_DECIMALS
 from affectlab.text import check_lang, text_problem
 
-__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary", "sentences_type"]
+__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary", "explanation_type", "sentences_type"]
 
 
-def sentences_type(labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool) -> pa.DataType:
+def explanation_type(labels: Sequence[str]) -> pa.DataType:
+    """The Arrow type of an ``explanation`` in Parquet: per label (null where not explained) its words' records
+    (:meth:`~affectlab.detectors.explain.SpanWeight.to_dict`)."""
+    word = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
+                      pa.field("weight", pa.float64())])  # fmt: skip
+    return pa.struct([pa.field(label, pa.list_(word)) for label in labels])
+
+
+def sentences_type(
+    labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool, explain: bool = False
+) -> pa.DataType:
     """The Arrow type of the ``sentences`` column in Parquet: a list of the sentences' records
     (:meth:`~affectlab.detectors.detect.Sentence.to_dict`); JSON Lines writes them as they are, CSV as JSON."""
     fields = [pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
@@ -50,6 +68,8 @@ def sentences_type(labels: Sequence[str], emotions: Sequence[tuple[int, str]], i
               pa.field("lang", pa.string())]  # fmt: skip
     if intensity:
         fields.append(pa.field("intensities", pa.struct([pa.field(label, pa.int64()) for _, label in emotions])))
+    if explain:
+        fields.append(pa.field("explanation", explanation_type(labels)))
     return pa.list_(pa.struct(fields))
 
 
@@ -101,7 +121,8 @@ class BatchScorer:
     ``text_col`` holds the text, ``lang`` (a tag already checked) is read as every text's language instead of
     identifying each one's, ``lang_col`` names a column holding each row's language (an empty cell: identified),
     ``intensity`` adds each emotion's 0-3 intensity and ``sentences`` each text's sentences, scored (both refused
-    here for a detector that cannot give them)."""
+    here for a detector that cannot give them); ``explain`` (True, or labels to explain beside the given ones)
+    adds each text's ``explanation`` (:mod:`affectlab.detectors.explain`)."""
 
     def __init__(
         self,
@@ -111,11 +132,13 @@ class BatchScorer:
         intensity: bool = False,
         sentences: bool = False,
         lang_col: str | None = None,
+        explain: bool | Sequence[str] = False,
     ):
         check_intensity(detector, intensity)
         check_sentences(detector, sentences)
         self.detector, self.text_col, self.lang, self.intensity = detector, text_col, lang, intensity
         self.sentences, self.lang_col = sentences, lang_col
+        self.explained = explained_labels(detector.label_space, explain)
         space = detector.label_space
         self.labels: tuple[str, ...] = tuple(space.labels)
         self._emotions = [(j, label) for j, label in enumerate(space.labels) if label != space.none_label]
@@ -128,8 +151,11 @@ class BatchScorer:
         read_as = [] if self.lang_col == "lang" else [("lang", "string")]
         supported = [("supported", "bool")] if self._trained is not None else []
         rated = [(f"intensity_{label}", "int") for _, label in self._emotions] if self.intensity else []
-        arc = [("sentences", sentences_type(self.labels, self._emotions, self.intensity))] if self.sentences else []
-        return [*read_as, *supported, *rated, *arc, ("notes", "string")]
+        explain = self.explained is not None
+        arc = sentences_type(self.labels, self._emotions, self.intensity, explain)
+        arcs = [("sentences", arc)] if self.sentences else []
+        why = [("explanation", explanation_type(self.labels))] if explain else []
+        return [*read_as, *supported, *rated, *arcs, *why, ("notes", "string")]
 
     @property
     def columns_record(self) -> dict[str, Any]:
@@ -181,10 +207,11 @@ class BatchScorer:
         return "" if cell is None or (isinstance(cell, float) and cell != cell) else str(cell).strip()
 
     def _score_texts(self, texts: list[str], langs: list[str]) -> list[tuple[list[float], list[str], dict[str, Any]]]:
-        done = labelled_texts(self.detector, texts, None, langs, self.intensity, self.sentences)
+        explain = self.explained is not None
+        done = labelled_texts(self.detector, texts, None, langs, self.intensity, self.sentences, explain)
         results = []
         for i, text in enumerate(texts):
-            found = detection(self.detector, done, i, text)
+            found = detection(self.detector, done, i, text, explain=self.explained)
             extra: dict[str, Any] = {"lang": found.lang}
             if found.supported is not None:
                 extra["supported"] = found.supported
@@ -192,6 +219,8 @@ class BatchScorer:
                 extra |= {f"intensity_{label}": found.intensities[label] for _, label in self._emotions}
             if found.sentences is not None:
                 extra["sentences"] = [sentence.to_dict() for sentence in found.sentences]
+            if found.explanation is not None:
+                extra["explanation"] = explanation_dict(found.explanation)
             extra["notes"] = "; ".join(found.notes)
             results.append(([found.scores[label] for label in self.labels], found.labels, extra))
         return results

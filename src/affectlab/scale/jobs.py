@@ -15,7 +15,7 @@ workers (:mod:`affectlab.scale.ray_engine`).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,7 @@ def detect_file(
     intensity: bool = False,
     sentences: bool = False,
     lang_col: str | None = None,
+    explain: bool | Sequence[str] = False,
 ) -> ScoreSummary:
     """Score every row of a file (CSV, TSV, JSON Lines, plain text or Parquet) into ``output_path`` (CSV, TSV, JSON
     Lines or Parquet), as ``affectlab detect --input`` does: each row's scores and labels are those
@@ -71,7 +72,9 @@ def detect_file(
     gives the text (read sentence by sentence, a language the model was not trained on), joined with "; ", or ""
     when there are none (the columns: :mod:`affectlab.scale.batch`); ``sentences`` adds a ``sentences`` column (each
     text's sentences, scored: a list in JSON Lines and Parquet, JSON text in CSV/TSV); ``lang_col`` names a column
-    holding each row's language (an empty cell: identified; ``lang`` itself is filled in with the tag read). A row
+    holding each row's language (an empty cell: identified; ``lang`` itself is filled in with the tag read);
+    ``explain`` (True, or labels to explain beside the given ones) adds an ``explanation`` column (each given
+    label's words and their weights: :func:`affectlab.detect`'s; one more scored text per word). A row
     with a missing, empty or whitespace-only text is written unscored, with the reason in ``error``, and listed in
     the summary's ``bad_rows``. Written batch by batch (``batch_size`` rows); a run stopped part way resumes when
     called again with the same options (the model, ``taxonomy`` and ``fast``, ``lang``, ``intensity``,
@@ -79,7 +82,7 @@ def detect_file(
     existing output that no unfinished run left behind is never overwritten. Paths that are not a str or
     ``os.PathLike`` raise :class:`~affectlab.errors.ArgumentTypeError`; a bad file or option an
     :class:`~affectlab.errors.InputError`."""
-    options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col)
+    options = DetectOptions(taxonomy, model, fast, text_col, batch_size, lang, intensity, sentences, lang_col, explain)
     job = prepare_detect_file(input_path, output_path, options)
     return job.run(progress)
 
@@ -97,6 +100,7 @@ class DetectOptions:
     intensity: bool = False
     sentences: bool = False
     lang_col: str | None = None
+    explain: bool | Sequence[str] = False
 
 
 def prepare_detect_file(
@@ -113,10 +117,12 @@ def prepare_detect_file(
     output_format = table_format(output_path, OUTPUT_SUFFIXES, "output")
     check_output_file(output_path, exists_ok=True)  # an existing output is this run's to resume, or refused later
     detector = resolve_detector(options.model, options.taxonomy, options.fast)
-    scorer = BatchScorer(detector, options.text_col, lang, options.intensity, options.sentences, options.lang_col)
+    scorer = BatchScorer(detector, options.text_col, lang, options.intensity, options.sentences, options.lang_col,
+                         options.explain)  # fmt: skip
     recorded, details = model_identity(options.model, options.taxonomy, options.fast)
     recorded |= {"--lang": lang, "--intensity": options.intensity, "--text-col": options.text_col}
     recorded |= {"--sentences": options.sentences, "--lang-col": options.lang_col}
+    recorded |= {"--explain": scorer.explained or scorer.explained is not None}  # False, True or the labels named
     identity = RunIdentity(input_identity(input_path), recorded, details | scorer.columns_record)
     return FileJob(scorer, FileRun(input_path, input_format, output_path, output_format, identity), options.batch_size)
 

@@ -1,9 +1,11 @@
 """The REST service (``affectlab serve``): FastAPI under uvicorn.
 
 * ``POST /v1/detect`` ``{"texts": [...]}`` or ``{"text": "..."}``, with optional ``taxonomy`` (ekman, goemotions,
-  emocontext), ``context`` (earlier dialogue turns), ``top_k``, ``lang``, ``intensity`` and ``sentences`` (each
-  text's sentences scored alone: the arc the web page draws): labels and per-label scores per text (on the
-  decision's scale, as ``affectlab.detect`` gives them; a long text is read sentence by sentence).
+  emocontext), ``context`` (earlier dialogue turns), ``top_k``, ``lang``, ``intensity``, ``sentences`` (each
+  text's sentences scored alone: the arc the web page draws) and ``explain`` (true, or a list of labels to explain
+  beside the given ones: each label's words and their weights, which the web page tints): labels and per-label
+  scores per text (on the decision's scale, as ``affectlab.detect`` gives them; a long text is read sentence by
+  sentence).
 * ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang`` and ``k``: open-ended
   affective states (MASIVE) for each ``<extra_id_N>`` mask.
 * ``GET /v1/models``, ``GET /healthz`` (``HEAD`` too), the OpenAPI docs at ``/docs``, and a web page at ``/``.
@@ -33,7 +35,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 
@@ -81,6 +83,7 @@ class DetectRequest(BaseModel):
     lang: Lang | None = None
     intensity: bool = False
     sentences: bool = False
+    explain: StrictBool | list[Text] = False
 
 
 class OpenRequest(BaseModel):
@@ -222,7 +225,7 @@ def create_app(
             results = detect(
                 texts, taxonomy=request.taxonomy, context=request.context, top_k=request.top_k,
                 model=served.detector(request.taxonomy), lang=request.lang, intensity=request.intensity,
-                sentences=request.sentences,
+                sentences=request.sentences, explain=request.explain,
             )  # fmt: skip
             return {"model": served.name, "taxonomy": request.taxonomy, "results": [r.to_dict() for r in results]}
 
