@@ -70,3 +70,26 @@ def test_the_two_schemes_draw_counts_and_positions_of_the_same_items():
 def test_a_statistic_undefined_in_every_resample_has_no_interval_and_no_items_give_nan():
     assert np.isnan(percentile_interval(lambda block: np.full(len(block), np.nan), 5, Resampling(10))).all()
     assert np.isnan(percentile_interval(lambda block: block.sum(axis=1), 0, Resampling())).all()
+
+
+@pytest.mark.parametrize("scheme", ["counts", "indices"])
+def test_no_resamples_give_nan_intervals_for_every_statistic(scheme) -> None:
+    from affectlab.metrics.bootstrap import Resampling, percentile_interval, percentile_intervals
+
+    def two_statistics(block: np.ndarray) -> np.ndarray:
+        return np.stack([block.sum(axis=1), block.max(axis=1, initial=0)], axis=1)
+
+    nothing = Resampling(0, scheme=scheme)
+    found = percentile_intervals(two_statistics, 10, nothing)
+    assert len(found) == 2 and all(np.isnan(low) and np.isnan(high) for low, high in found)
+    low, high = percentile_interval(lambda block: block.sum(axis=1), 10, nothing)
+    assert np.isnan(low) and np.isnan(high)
+
+
+def test_bootstrap_ci_with_no_resamples_is_nan_not_an_error() -> None:
+    from affectlab.labels import EKMAN
+    from affectlab.metrics.bootstrap import bootstrap_ci
+
+    gold = np.eye(7, dtype=np.int8)[[0, 1, 2, 3, 4, 5, 6, 0]]
+    low, high = bootstrap_ci(gold, gold, EKMAN, "macro_f1", n_resamples=0)
+    assert np.isnan(low) and np.isnan(high)

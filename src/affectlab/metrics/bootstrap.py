@@ -58,11 +58,14 @@ def percentile_intervals(statistics: Statistic, n_items: int, resampling: Resamp
     """The percentile interval of each statistic over bootstrap resamples of ``n_items`` items. ``statistics`` maps
     a block of resamples to their scores (rows x statistics, or one score per row for a single statistic); a
     resample where a statistic is not finite is left out of its interval, and a statistic finite in none (or no
-    items at all) gets ``(nan, nan)``."""
+    items or no resamples at all) gets ``(nan, nan)``."""
     if n_items == 0:
         return [(float("nan"), float("nan"))]
     blocks = [np.asarray(statistics(block)) for block in resampling.blocks(n_items)]
-    scores = np.concatenate([block.reshape(len(block), -1) for block in blocks]) if blocks else np.empty((0, 0))
+    if not blocks:  # no resamples asked for: an empty block says how many statistics there are
+        empty = np.empty((0, n_items), dtype=np.float64 if resampling.scheme == "counts" else np.int64)
+        blocks = [np.asarray(statistics(empty))]
+    scores = np.concatenate([_as_rows(block) for block in blocks])
     tail = (1.0 - resampling.confidence) / 2 * 100
     intervals = []
     for column in scores.T:
@@ -70,6 +73,13 @@ def percentile_intervals(statistics: Statistic, n_items: int, resampling: Resamp
         low, high = np.percentile(finite, [tail, 100 - tail]) if len(finite) else (np.nan, np.nan)
         intervals.append((float(low), float(high)))
     return intervals
+
+
+def _as_rows(block: np.ndarray) -> np.ndarray:
+    """A block of scores as resamples x statistics (a vector: one statistic), empty blocks included."""
+    if block.ndim == 1:
+        return block[:, None]
+    return block.reshape(block.shape[0], int(np.prod(block.shape[1:])))
 
 
 def percentile_interval(statistic: Statistic, n_items: int, resampling: Resampling) -> tuple[float, float]:
