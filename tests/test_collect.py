@@ -167,3 +167,25 @@ def test_spacy_check_takes_adjectives_and_participles(monkeypatch):
     sentence = "triste cansada trabajo harta"
     assert [check.is_adjective(w, "es", sentence) for w in sentence.split()] == [True, True, False, False]
     assert check.is_adjective("hopeful", "en", "") is True  # no English pipeline given: the lexical fallback
+
+
+def test_templates_match_without_the_apostrophe_as_carer_writes_them():
+    texts = ["im feeling happy and calm today", "i dont feel sad and lonely", "I’m feeling happy and loved"]
+    posts = {p.id: p for p in bootstrap(texts, "en", rounds=2).posts}
+    assert [(s.term, s.negated) for s in posts["0"].states] == [("happy", False), ("calm", False)]
+    assert [(s.term, s.negated) for s in posts["1"].states] == [("sad", True), ("lonely", True)]
+    assert [s.term for s in posts["2"].states] == ["happy", "loved"]
+    assert not bootstrap(["him feeling happy and calm"], "en").posts  # "im" only as a word
+
+
+def test_carer_is_read_from_its_train_and_validation_files(data_dir):
+    from affectlab.openstates.collect.carer import carer_posts
+    from affectlab.openstates.collect.corpus import recipe_posts
+
+    ids, texts = carer_posts(data_dir)
+    assert len(texts) == 16_000 + 1_587  # the validation header skipped, its last row (cut short) kept as text
+    assert ids[0] == "carer:train:1" and ids[-1] == "carer:validation:1588"
+    assert texts[0] == "i didnt feel humiliated" and "sentence" not in texts[16_000]
+    recipe_ids, _ = recipe_posts("en", data_dir)
+    assert sum(i.startswith("carer:") for i in recipe_ids) == len(ids)
+    assert not any(i.startswith("carer:test") for i in recipe_ids)

@@ -84,10 +84,11 @@ class _Match:
 def template_pattern(templates: Sequence[Template], intensifiers: bool = False) -> re.Pattern[str]:
     """One case-insensitive regex for all templates of a language: group ``t<i>`` marks template ``i``, ``s<i>``
     the state, ``c<i>`` the word after the conjunction (templates with one); ``intensifiers`` allows one of
-    :data:`INTENSIFIERS` before the state."""
+    :data:`INTENSIFIERS` before the state. An apostrophe may be typographic or left out ("im feeling", "i dont
+    feel": CARER's tweets have their punctuation removed)."""
     alternatives = []
     for i, template in enumerate(templates):
-        prefix = r"\s+".join(re.escape(word).replace("'", "['’]") for word in template.prefix)
+        prefix = r"\s+".join(re.escape(word).replace("'", "['’]?") for word in template.prefix)
         if intensifiers:
             words = "|".join(re.escape(w).replace(" ", r"\s+") for w in INTENSIFIERS[template.lang])
             prefix += rf"(?:\s+(?:{words}))?"

@@ -1,7 +1,7 @@
 """Reading a corpus to collect from: CSV/TSV, JSON lines (a Reddit dump: ``title`` + ``selftext`` or ``body``),
 plain text (one post per line) or Parquet, given as files or folders of them, through
 :func:`affectlab.io.tables.open_table`; and the recipe corpus built from the datasets affectlab already reads
-(GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
+(CARER, GoEmotions, EmoContext, SemEval-2025 eng/esp)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".txt", ".parquet")
 TEXT_FIELDS = (("text",), ("body",), ("title", "selftext"), ("selftext",), ("title",))
 """Tried in order when no text column is given: the first whose fields a record has (joined by a blank line)."""
 EMPTY_MARKERS = {"[deleted]", "[removed]"}
-RECIPE_SOURCES = {"en": ("goemotions", "emocontext", "semeval2025-eng"), "es": ("semeval2025-esp",)}
+RECIPE_SOURCES = {"en": ("carer", "goemotions", "emocontext", "semeval2025-eng"), "es": ("semeval2025-esp",)}
+"""The datasets the recipe collects from; ``carer`` is read as a corpus (:mod:`affectlab.openstates.collect.carer`),
+the others through the dataset registry."""
 
 
 def corpus_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
@@ -63,11 +65,17 @@ def read_posts(paths: Sequence[str | os.PathLike[str]], text_col: str | None = N
 
 
 def recipe_posts(lang: str, data_dir: str | os.PathLike[str] | None) -> tuple[list[str], list[str]]:
-    """Ids and texts of every split of the recipe's datasets for ``lang`` (dialogue turns joined by spaces)."""
+    """Ids and texts of every split of the recipe's datasets for ``lang`` (dialogue turns joined by spaces; CARER's
+    train and validation splits only)."""
     from affectlab.datasets import resolve_dataset
+    from affectlab.openstates.collect.carer import carer_posts
 
     ids, texts = [], []
     for name in RECIPE_SOURCES[lang]:
+        if name == "carer":
+            carer_ids, carer_texts = carer_posts(data_dir)
+            ids, texts = ids + carer_ids, texts + carer_texts
+            continue
         data = resolve_dataset(name, data_dir)[1]
         for split in data:
             rows = data[split]

@@ -54,7 +54,7 @@ TEMPLATES: dict[str, tuple[Template, ...]] = {
         ["no estoy", "no me siento", "no estoy sintiendo"],
     ),
 }
-"""Lowercase phrases; matching ignores case and accepts the typographic apostrophe (I’m)."""
+"""Lowercase phrases; matching ignores case and accepts the typographic apostrophe (I’m) or none (im, dont)."""
 
 SINGLE_TEMPLATES: dict[str, tuple[Template, ...]] = {
     lang: tuple(Template(t.lang, t.prefix, t.negated, "") for t in templates) for lang, templates in TEMPLATES.items()
