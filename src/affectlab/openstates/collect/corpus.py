@@ -70,7 +70,8 @@ def recipe_posts(lang: str, data_dir: str | os.PathLike[str] | None) -> tuple[li
     from affectlab.datasets import resolve_dataset
     from affectlab.openstates.collect.carer import carer_posts
 
-    ids, texts = [], []
+    ids: list[str] = []
+    texts: list[str] = []
     for name in RECIPE_SOURCES[lang]:
         if name == "carer":
             carer_ids, carer_texts = carer_posts(data_dir)
