@@ -200,7 +200,8 @@ def build_default_command(
     data_dir: Path | None = DataDir,
     as_json: bool = Json,
 ) -> None:
-    """Train the embedded open-state predictor behind `detect --open` from the recipe and the labelled datasets."""
+    """Train the open-vocabulary predictor behind `detect --open` from the recipe, the labelled datasets and the
+    shipped lexicons (blend chosen on a dev split of the recipe's train posts)."""
     from affectlab.openstates.jobs import build_open_predictor
 
     with stage_progress(not as_json) as progress:
@@ -209,5 +210,35 @@ def build_default_command(
         print_json(report)
     else:
         for lang, entry in report["training"].items():
-            stdout.print(f"{lang}: {entry['examples']:,} examples, {entry['terms']:,} terms", highlight=False)
+            if lang != "dev":
+                stdout.print(
+                    f"{lang}: {entry['examples']:,} examples, {entry['seen_states']:,} states seen in training, "
+                    f"{entry['candidates']:,} candidates", highlight=False,
+                )  # fmt: skip
         stdout.print(f"written to {report['out']}", highlight=False)
+
+
+@app.command("lexicon")
+def lexicon_command(
+    recipe: Path | None = typer.Option(
+        None, "--recipe", help="Folder written by `asi recipe` (default: run the recipe first, in a temporary folder)."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Folder for en.txt and es.txt (default: inside the package, the shipped lists)."
+    ),
+    data_dir: Path | None = DataDir,
+    as_json: bool = Json,
+) -> None:
+    """Rebuild the candidate lexicons of affective states (en.txt, es.txt) that the open-vocabulary ranker ranks:
+    seeds, the recipe's train states, feeling phrases in the corpora, and e5 probes (minutes on a CPU)."""
+    from affectlab.openstates.lexicon import write_lexicons
+
+    with stage_progress(not as_json) as progress:
+        report = write_lexicons(data_dir, recipe, out, progress)
+    if as_json:
+        print_json(report)
+        return
+    for lang, sources in report["sources"].items():
+        counts = ", ".join(f"{name} {n:,}" for name, n in sources.items())
+        stdout.print(f"{lang}: {report['states'][lang]:,} states ({counts})", highlight=False)
+    stdout.print(f"written to {report['out']}", highlight=False)

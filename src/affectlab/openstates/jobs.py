@@ -195,10 +195,11 @@ def build_open_predictor(
     data_dir: str | Path | None = None,
     progress: Progress = quiet,
 ) -> dict[str, Any]:
-    """``asi build-default``: train the embedded open-state predictor behind ``detect --open`` from the folder
-    ``recipe`` (default: the recipe collected first, in a temporary folder) and the labelled datasets, and save it
-    to ``out`` (default: inside the package). Returns ``out`` and the training summary per language."""
-    from affectlab.openstates.predictors.embedded import HEADS_DIR, build_open_default
+    """``asi build-default``: train the open-vocabulary predictor behind ``detect --open`` from the folder
+    ``recipe`` (default: the recipe collected first, in a temporary folder), the labelled datasets and the shipped
+    lexicons, and save it to ``out`` (default: inside the package). Returns ``out`` and the training summary per
+    language (with the dev figures that chose its blend)."""
+    from affectlab.openstates.predictors.open_vocabulary import HEADS_DIR, build_open_default
 
     target = out or HEADS_DIR
     with tempfile.TemporaryDirectory() as scratch:

