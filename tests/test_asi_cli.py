@@ -105,6 +105,66 @@ def test_detect_open_bad_input(capsys, args, message) -> None:
     assert "Traceback" not in err
 
 
+def test_detect_open_masks_anywhere(capsys) -> None:
+    cases = {
+        "I lost my keys again today": 1,  # no mask: "I feel <extra_id_0>." appended
+        "<extra_id_0> is how I felt after the exam": 1,
+        "After the exam I felt <extra_id_0>": 1,
+        " ".join(f"I was <extra_id_{i}> then" for i in range(10)): 10,
+    }
+    for text, masks in cases.items():
+        code, out, err = run(capsys, "detect", "--open", text, "--top-k", "2", "--json")
+        assert code == 0, err
+        result = json.loads(out)
+        assert len(result.get("masks", [result["terms"]])) == masks and len(result["terms"]) == 2
+
+
+def test_detect_open_spanish_text_read_as_english_says_so(capsys) -> None:
+    code, out, err = run(capsys, "detect", "--open", "Hoy me siento <extra_id_0> porque perdí el trabajo", "--lang",
+                         "en", "--json")  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["lang"] == "en" and result["notes"] == ["the text reads as 'es'; ranked 'en' states as asked"]
+
+
+def test_detect_open_with_a_states_file(capsys, tmp_path: Path) -> None:
+    states = tmp_path / "states.txt"
+    states.write_text("# my states\nGutted\nover the moon\n\ngutted\n", encoding="utf-8")
+    code, out, err = run(capsys, "detect", "--open", "We lost the final. I feel <extra_id_0>.", "--states", states,
+                         "--states-only", "--json")  # fmt: skip
+    assert code == 0, err
+    assert sorted(t["term"] for t in json.loads(out)["terms"]) == ["gutted", "over the moon"]
+    code, out, err = run(capsys, "detect", "--open", "We lost. I feel <extra_id_0>.", "--states", states, "--json")
+    assert code == 0 and len(json.loads(out)["terms"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "no states"),
+        (b"# only a comment\n\n", "no states"),
+        (b"\xff\xfe\x00binary", "UTF-8"),
+        ("\U00013000\U00013001\n".encode(), "cannot read the state"),
+        (b"<extra_id_0>\n", "line 1"),
+    ],
+)
+def test_detect_open_bad_states_file(capsys, tmp_path: Path, content: bytes, message: str) -> None:
+    states = tmp_path / "states.txt"
+    states.write_bytes(content)
+    code, out, err = run(capsys, "detect", "--open", "I feel <extra_id_0>.", "--states", states)
+    assert code == 2 and message in err and out == "" and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_states_options_belong_to_open(capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "detect", "I am happy", "--states", tmp_path / "x.txt")
+    assert code == 2 and "--states applies to --open" in err
+    code, _, err = run(capsys, "detect", "--open", "I am happy", "--states-only")
+    assert code == 2 and "--states-only needs --states FILE" in err
+    code, _, err = run(capsys, "detect", "--open", "I am happy", "--states", tmp_path / "missing.txt")
+    assert code == 2 and "missing.txt" in err
+
+
 def test_fixed_label_evaluation_of_the_default(capsys, data_dir) -> None:
     code, out, err = run(
         capsys, "asi", "fixed-label", "--dataset", "goemotions-ekman", "--limit", "60", "--data-dir", data_dir, "--json"

@@ -64,6 +64,16 @@ def test_bad_requests_get_a_status_and_a_message(url, body, status, message):
     assert httpx.get(f"{url}/healthz").status_code == 200  # still serving
 
 
+def test_open_ranks_the_requests_states(url):
+    body = {"text": "We lost. I feel <extra_id_0>.", "states": ["Gutted", "over the moon"], "states_only": True}
+    response = httpx.post(f"{url}/v1/open", json=body, timeout=60)
+    assert response.status_code == 200
+    assert sorted(t["term"] for t in response.json()["results"][0]["terms"]) == ["gutted", "over the moon"]
+    for states, message in (([], "at least 1 item"), (["<extra_id_0>"], "states.0"), (["\U00013000"], "cannot read")):
+        response = httpx.post(f"{url}/v1/open", json={"text": "I feel <extra_id_0>.", "states": states}, timeout=60)
+        assert response.status_code == 422 and message in response.json()["error"], response.json()
+
+
 def test_open_refuses_an_unknown_language(url):
     response = httpx.post(f"{url}/v1/open", json={"text": "hola", "lang": "fr"}, timeout=60)
     assert response.status_code == 422 and "not 'fr'" in response.json()["error"]

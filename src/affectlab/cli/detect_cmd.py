@@ -49,6 +49,13 @@ OpenStates = typer.Option(
     help="Open-ended affective states (MASIVE): rank feeling words for each <extra_id_N> mask; a text without "
     'one gets "I feel <extra_id_0>." appended. English and Spanish.',
 )
+StatesFile = typer.Option(
+    None,
+    "--states",
+    help="With --open: a UTF-8 file of candidate states, one per line (# comments), added to the default lexicon "
+    "(about 1,000 English and 300 Spanish states).",
+)
+StatesOnly = typer.Option(False, "--states-only", help="With --open --states FILE: rank only the file's states.")
 Lang = typer.Option(
     None,
     "--lang",
@@ -101,14 +108,14 @@ def detect_command(
     lang_col: str | None = LangCol,
     explain: bool = Explain,
     explain_label: list[str] | None = ExplainLabel,
+    states_file: Path | None = StatesFile,
+    states_only: bool = StatesOnly,
     as_json: bool = AsJson,
 ) -> None:
     """Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang)."""
-    if input_file is None:
-        _refuse_given(ctx, FILE_OPTIONS, "applies only to --input FILE")
+    _refuse_misplaced(ctx, input_file is not None, open_states)
     if open_states:
-        _refuse_given(ctx, EMOTION_OPTIONS, "applies to emotions, not to --open")
-        _detect_open(texts, input_file, lang, top_k or 5, model, as_json)
+        _detect_open(texts, input_file, lang, top_k or 5, model, as_json, (states_file, states_only))
         return
     why = explain_label or explain
     if input_file is not None:
@@ -136,6 +143,19 @@ FILE_OPTIONS = ("output_file", "text_col", "batch_size", "lang_col")
 """The options of ``detect --input`` alone."""
 EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity", "sentences", "explain", "explain_label")
 """The options of emotion detection that ``detect --open`` (open affective states) has no use for."""
+OPEN_OPTIONS = ("states_file", "states_only")
+"""The options of ``detect --open`` alone."""
+
+
+def _refuse_misplaced(ctx: typer.Context, from_file: bool, open_states: bool) -> None:
+    """Options that do not apply to this kind of run are refused: the file options without --input, the emotion
+    options with --open, the --open options without it."""
+    if not from_file:
+        _refuse_given(ctx, FILE_OPTIONS, "applies only to --input FILE")
+    if open_states:
+        _refuse_given(ctx, EMOTION_OPTIONS, "applies to emotions, not to --open")
+    else:
+        _refuse_given(ctx, OPEN_OPTIONS, "applies to --open")
 
 
 def _refuse_given(ctx: typer.Context, names: tuple[str, ...], why: str) -> None:
@@ -162,15 +182,24 @@ def _check_file_options(
 
 
 def _detect_open(
-    texts: list[str] | None, input_file: Path | None, lang: str | None, k: int, model: str, as_json: bool
+    texts: list[str] | None,
+    input_file: Path | None,
+    lang: str | None,
+    k: int,
+    model: str,
+    as_json: bool,
+    candidates: tuple[Path | None, bool],
 ) -> None:
     from affectlab.openstates.detect import detect_open
+    from affectlab.openstates.lexicon import read_states_file
 
     if input_file is not None:
         raise InputError("--open takes texts on the command line (for files: affectlab asi eval)")
     if not texts:
         raise InputError("give one or more texts")
-    results = detect_open(texts, lang=lang, k=k, model=model)
+    states_file, states_only = candidates
+    states = read_states_file(states_file) if states_file is not None else None
+    results = detect_open(texts, lang=lang, k=k, model=model, states=states, states_only=states_only)
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
@@ -179,6 +208,8 @@ def _detect_open(
         for number, mask in enumerate(result.masks):
             ranked = ", ".join(f"{t['term']} ({t['score']:.2f})" for t in mask)
             stdout.print(f"  <extra_id_{number}>: {ranked}", highlight=False, markup=False)
+        for note in result.notes:
+            stdout.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
 
 
 def _print_detection(result: Detection) -> None:

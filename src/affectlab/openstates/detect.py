@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from affectlab.errors import InputError
@@ -22,22 +22,33 @@ class OpenDetection:
     text: str
     lang: str
     masks: list[list[dict[str, Any]]]
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"text", "terms": [{"term", "score"}, ...]}``, plus ``masks`` when the text has more than one."""
+        """``{"text", "lang", "terms": [{"term", "score"}, ...]}``, plus ``masks`` when the text has more than one
+        and ``notes`` when there is something to say (a text that reads as another language than the one given)."""
         out: dict[str, Any] = {"text": self.text, "lang": self.lang, "terms": self.masks[0]}
         if len(self.masks) > 1:
             out["masks"] = self.masks
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
 def detect_open(
-    texts: str | Sequence[str], lang: str | None = None, k: int = 5, model: Any = "default"
+    texts: str | Sequence[str],
+    lang: str | None = None,
+    k: int = 5,
+    model: Any = "default",
+    states: Sequence[str] | None = None,
+    states_only: bool = False,
 ) -> list[OpenDetection]:
     """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
     unless given (English and Spanish are covered; the masks are not read as words). ``model`` is ``"default"``, a
-    saved predictor's folder or a predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`)."""
+    saved predictor's folder or a predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`).
+    ``states`` are candidate states added to the default's lexicon (``states_only``: ranked alone), e.g. from
+    :func:`affectlab.openstates.lexicon.read_states_file`."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
     given = check_lang(lang)
@@ -45,16 +56,38 @@ def detect_open(
         raise InputError(f"open affective states cover {' and '.join(LANGS)}, not {given!r}")
     for text in items:
         count_masks(text)  # a bad mask is said before the language is asked about
-    langs = [normalise(given) if given else detect_language(SENTINEL.sub(" ", text)) for text in items]
+    identified = [detect_language(SENTINEL.sub(" ", text)) for text in items]
+    langs = [normalise(given) if given else text_lang for text_lang in identified]
     for number, text_lang in enumerate(langs, start=1):
         if text_lang not in LANGS:  # identified, since a given language was checked above
             raise InputError(
                 f"text {number} reads as {text_lang!r}, and open affective states cover {' and '.join(LANGS)} only "
                 "(if it is English or Spanish, say so: lang='en' or 'es', --lang en or es)"
             )
+    predictor = _with_states(resolve_predictor(model), sorted(set(langs)), states, states_only)
     prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
-    ranked = resolve_predictor(model).predict(prepared, langs, k=k)
+    ranked = predictor.predict(prepared, langs, k=k)
     return [
-        OpenDetection(text, text_lang, [[t.to_dict() for t in mask] for mask in masks])
-        for text, text_lang, masks in zip(items, langs, ranked, strict=True)
+        OpenDetection(text, text_lang, [[t.to_dict() for t in mask] for mask in masks], _notes(text_lang, read_as))
+        for text, text_lang, read_as, masks in zip(items, langs, identified, ranked, strict=True)
     ]
+
+
+def _with_states(predictor: Any, langs: Sequence[str], states: Sequence[str] | None, only: bool) -> Any:
+    """The predictor with the user's candidate states (refused for a predictor that cannot rank any state)."""
+    if states is None:
+        if only:
+            raise InputError("states_only needs states (--states-only needs --states FILE)")
+        return predictor
+    if not hasattr(predictor, "with_states"):
+        raise InputError(f"the {predictor.kind!r} predictor ranks its own words only; --states needs the default")
+    for lang in langs:
+        predictor = predictor.with_states(lang, states, only=only)
+    return predictor
+
+
+def _notes(lang: str, read_as: str) -> list[str]:
+    """A note when the text reads as another covered language than the one it was ranked in."""
+    if read_as != lang and read_as in LANGS:
+        return [f"the text reads as {read_as!r}; ranked {lang!r} states as asked"]
+    return []

@@ -6,8 +6,9 @@
   beside the given ones: each label's words and their weights, which the web page tints): labels and per-label
   scores per text (on the decision's scale, as ``affectlab.detect`` gives them; a long text is read sentence by
   sentence).
-* ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang`` and ``k``: open-ended
-  affective states (MASIVE) for each ``<extra_id_N>`` mask.
+* ``POST /v1/open`` ``{"texts": [...]}`` / ``{"text": ...}`` with optional ``lang``, ``k`` and ``states`` (candidate
+  states added to the lexicon; ``states_only`` ranks them alone): open-ended affective states (MASIVE) for each
+  ``<extra_id_N>`` mask.
 * ``GET /v1/models``, ``GET /healthz`` (``HEAD`` too), the OpenAPI docs at ``/docs``, and a web page at ``/``.
 
 Models are loaded once, at start-up, and shared by every request. Detection runs in worker threads, so CPU-bound
@@ -28,6 +29,7 @@ included, is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 4
 from __future__ import annotations
 
 import threading
+import unicodedata
 from importlib import resources
 from typing import Annotated, Any
 
@@ -47,6 +49,8 @@ from affectlab.versions import __version__
 
 MAX_BATCH = 64
 MAX_CHARS = 10_000
+MAX_STATES = 2_000
+"""Candidate states one ``/v1/open`` request may add (each new list is embedded once, then kept)."""
 CONCURRENCY = 1
 
 
@@ -66,7 +70,19 @@ def _integer(value: Any) -> Any:
     return value
 
 
+def _state(value: str) -> str:
+    """A candidate state as ``--states FILE`` reads one: NFC, stripped, lowercased, and plausibly a state."""
+    from affectlab.openstates.lexicon import state_problem
+
+    state = unicodedata.normalize("NFC", value).strip().lower()
+    problem = state_problem(state)
+    if problem:
+        raise ValueError(problem)
+    return state
+
+
 Text = Annotated[str, AfterValidator(_unicode)]
+State = Annotated[str, AfterValidator(_unicode), AfterValidator(_state)]
 Lang = Annotated[str, AfterValidator(check_lang)]
 """A language tag, checked as ``affectlab.detect`` checks it, before the request waits for its turn."""
 
@@ -87,13 +103,20 @@ class DetectRequest(BaseModel):
 
 
 class OpenRequest(BaseModel):
-    """``texts`` or ``text``, optional ``lang`` (en, es; default: detected) and ``k`` terms per mask."""
+    """``texts`` or ``text``, optional ``lang`` (en, es; default: detected), ``k`` terms per mask, and ``states``:
+    candidate states added to the default lexicon (``states_only``: ranked alone)."""
 
     model_config = ConfigDict(extra="forbid")
     texts: list[Text] | None = None
     text: Text | None = None
     lang: Lang | None = None
     k: Annotated[int, BeforeValidator(_integer)] = Field(default=5, ge=1, le=10)
+    states: list[State] | None = Field(default=None, min_length=1, max_length=MAX_STATES)
+    states_only: StrictBool = False
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`affectlab.openstates.detect.detect_open` that the request gives."""
+        return {"lang": self.lang, "k": self.k, "states": self.states, "states_only": self.states_only}
 
 
 class ErrorBody(BaseModel):
@@ -236,7 +259,7 @@ def create_app(
         texts = _texts(request, max_batch, max_chars)
 
         def work() -> dict[str, Any]:
-            results = detect_open(texts, lang=request.lang, k=request.k, model=served.open_predictor())
+            results = detect_open(texts, model=served.open_predictor(), **request.options())
             return {"results": [r.to_dict() for r in results]}
 
         return await anyio.to_thread.run_sync(work, limiter=turns)
