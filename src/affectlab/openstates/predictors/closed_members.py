@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -70,11 +71,16 @@ class NgramMember:
             model.coef_.astype(np.float32), model.intercept_.astype(np.float32),
         )  # fmt: skip
 
-    def logits(self, contexts: Sequence[str]) -> np.ndarray:
-        """``(n_contexts, n_seen)`` logits of the regression."""
+    @cached_property
+    def vectorizer(self) -> Any:
+        """The fitted TF-IDF vectorizer, rebuilt from the n-grams and IDF weights once per member."""
         vectorizer = _vectorizer({ngram: i for i, ngram in enumerate(self.ngrams)})
         vectorizer.idf_ = self.idf
-        return np.asarray(vectorizer.transform(contexts) @ self.weights.T.astype(np.float32)) + self.bias
+        return vectorizer
+
+    def logits(self, contexts: Sequence[str]) -> np.ndarray:
+        """``(n_contexts, n_seen)`` logits of the regression."""
+        return np.asarray(self.vectorizer.transform(contexts) @ self.weights.T) + self.bias
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """The arrays to save (the weights in float16), under ``prefix``."""
