@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,12 @@ SCORE_DECIMALS = 4
 """Scores are given with this many decimals everywhere a user reads them (the API, the service, ``detect
 --input`` and ``score`` files), so that a text scored alone and in a file reads the same; labels are decided on the
 unrounded scores."""
+
+
+UNANNOTATED = "unannotated"
+"""The column of a joined training set that names, per row, the labels its dataset does not annotate."""
+UNKNOWN = -1
+"""A target matrix's value for a label its row's dataset does not annotate (neither 0 nor 1)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,19 @@ class LabelSpace:
                 if label not in index:
                     raise InputError(f"label {label!r} is not in label space {self.name!r}")
                 matrix[row, index[label]] = 1
+        return matrix
+
+    def encode_split(self, split: Any) -> np.ndarray:
+        """The 0/1 matrix of a dataset split's ``labels``, with :data:`UNKNOWN` where its :data:`UNANNOTATED` column
+        (labels joined by ``,``; a joined training set has it) says the row's dataset does not annotate a label: a
+        label left unannotated is not absent, and fitting and tuning leave those cells out."""
+        matrix = self.encode(split["labels"])
+        if UNANNOTATED not in getattr(split, "column_names", ()):
+            return matrix
+        index = {label: i for i, label in enumerate(self.labels)}
+        for row, missing in enumerate(split[UNANNOTATED]):
+            for label in filter(None, missing.split(",")):
+                matrix[row, index[label]] = UNKNOWN
         return matrix
 
     def decode(self, matrix: np.ndarray) -> list[list[str]]:

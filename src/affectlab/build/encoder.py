@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.build.dev_scores import DevSet, score_dev
-from affectlab.build.sources import ENGLISH_DISGUST, INTENSITY, SOURCES, SourceRecipe, source_splits
+from affectlab.build.sources import ENGLISH_DISGUST, INTENSITY, ROBUSTNESS, SOURCES, SourceRecipe, source_splits
 from affectlab.errors import InputError
 from affectlab.io.progress import Progress, quiet
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS
@@ -59,9 +59,9 @@ CONTINUED = EncoderRecipe(epochs=1, lr=2e-5, seed=1)
 rebuilt by :mod:`affectlab.build.shipped_run`), a fresh optimiser at a lower peak rate with its own warm-up and
 decay, new per-epoch samples (another seed), and the sources :data:`CONTINUED_SOURCES`. Two epochs of the plain
 sources from the shipped run raised its dev score (0.578 -> 0.581) but not its test scores (issue 23)."""
-CONTINUED_SOURCES = (*SOURCES, ENGLISH_DISGUST)
-"""The continued epoch's sources: every source of the first run, and GoEmotions' disgust comments drawn whole
-(issue 32: English disgust)."""
+CONTINUED_SOURCES = (*SOURCES, ENGLISH_DISGUST, *ROBUSTNESS)
+"""The continued epoch's sources: every source of the first run, GoEmotions' disgust comments drawn whole (issue 32:
+English disgust), and the edited and negated rows of issue 41 (:data:`~affectlab.build.sources.ROBUSTNESS`)."""
 
 
 def fine_tune_default_encoder(
@@ -201,7 +201,7 @@ def _encoded_sources(
                 per_epoch=source.per_epoch,
             )
         )
-        if source.only_label is not None:
+        if source.only_label is not None or source.derive is not None:
             continue  # its rows are a second draw of a dataset whose dev rows already score
         dev_sets.append(
             DevSet(

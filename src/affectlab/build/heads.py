@@ -20,7 +20,7 @@ from affectlab.detectors.default import FALLBACK, FAST_MEMBER, SLICE_ROWS, HeadR
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.evaluation.evaluate import evaluate
-from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, out_of_fold_proba, train_detector
+from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, label_prior, out_of_fold_proba, train_detector
 from affectlab.io.progress import Progress, quiet
 from affectlab.labels import LabelSpace
 from affectlab.languages import BRIGHTER_LANGS
@@ -87,9 +87,9 @@ def build_member(
     summary = train_detector(model, spec, data, progress=progress)
     progress("tuning the decision of the fast (n-gram only) profile")
     fast = model.members_[FAST_MEMBER]
-    probs, gold = fast.predict_proba(data["dev"]), recipe.space.encode(data["dev"]["labels"])
+    probs, gold = fast.predict_proba(data["dev"]), recipe.space.encode_split(data["dev"])
     if model.rule() == "thresholds" and len(data["train"]) <= CV_THRESHOLD_MAX_TRAIN:
-        y_train = recipe.space.encode(data["train"]["labels"])
+        y_train = recipe.space.encode_split(data["train"])
         probs = np.vstack([probs, out_of_fold_proba(fast, data["train"], y_train)])
         gold = np.vstack([gold, y_train])
     decision = fit_decision(
@@ -98,7 +98,7 @@ def build_member(
         gold,
         recipe.space,
         recipe.primary_metric,
-        train_prior=recipe.space.encode(data["train"]["labels"]).mean(axis=0),
+        train_prior=label_prior(recipe.space.encode_split(data["train"])),
     )
     model.set_fast_decision(decision)
     return model, summary

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from affectlab.build.augment import edited_texts, negated_sentence, negation_targets
 from affectlab.datasets import DatasetSpec, resolve_dataset, semeval2025
 from affectlab.detectors.default import HeadRecipe
 from affectlab.errors import InputError
-from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, LabelSpace
+from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, UNANNOTATED, LabelSpace
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,9 @@ class SourceRecipe:
     """A dataset, the heads its rows train, how many of its rows an epoch draws (None: all), how many of its dev
     rows score each epoch (None: all), and the SemEval-2025 language whose track B intensities train the
     ``intensity`` head on its rows (None: no intensities). ``only_label`` keeps only the train rows whose ``ekman``
-    target has that label (a second draw of a dataset's rare label, under its own ``name``, with no dev rows)."""
+    target has that label (a second draw of a dataset's rare label, under its own ``name``, with no dev rows);
+    ``derive`` turns the train rows into rows of :mod:`affectlab.build.augment` (``"edited"`` or ``"negated"``,
+    under its own ``name``, with no dev rows)."""
 
     dataset: str
     tasks: tuple[str, ...]
@@ -31,6 +34,7 @@ class SourceRecipe:
     intensity: str | None = None
     only_label: str | None = None
     name: str = ""
+    derive: str | None = None
 
     @property
     def key(self) -> str:
@@ -62,6 +66,32 @@ ENGLISH_DISGUST = SourceRecipe("goemotions", ("ekman",), only_label="disgust", n
 """Every GoEmotions training comment with disgust (793 of 43,410), drawn whole each epoch beside the 8,000-comment
 sample: English disgust in fine-tuning comes only from GoEmotions (SemEval-2025 English has no disgust column), where
 a sample of 8,000 holds about 150 of them (issue 32)."""
+EDITED_PER_EPOCH = 150
+"""Edited rows an epoch draws from each SemEval-2025 language (and 10 times that from GoEmotions): about 5,700, one
+in seven of an epoch's rows."""
+NEGATED_DATASETS = (
+    "semeval2025-eng", "goemotions", "semeval2025-esp", "emobench-ua", "semeval2025-rus", "semeval2025-deu",
+    "semeval2025-ptbr", "semeval2025-ptmz",
+)  # fmt: skip
+"""The datasets whose first-person statements of an emotion are denied (:data:`affectlab.build.augment.NEGATION_RULES`
+has rules for their languages): every negated row is drawn each epoch, once as it is and once edited."""
+
+
+def _edited(dataset: str, tasks: tuple[str, ...], per_epoch: int) -> SourceRecipe:
+    return SourceRecipe(dataset, tasks, per_epoch, derive="edited", name=f"{dataset}-edited")
+
+
+ROBUSTNESS = (
+    *(_edited(s.dataset, ("ekman",), EDITED_PER_EPOCH) for s in SOURCES if s.dataset.startswith(("semeval", "emob"))),
+    _edited("goemotions", ("goemotions", "ekman"), 10 * EDITED_PER_EPOCH),
+    *(
+        SourceRecipe(d, ("ekman",), derive=derive, name=f"{d}-{derive}")
+        for d in NEGATED_DATASETS
+        for derive in ("negated", "negated-edited")
+    ),
+)
+"""Issue 41: the rows that teach answers that hold: meaning-keeping edits of every language's texts under their own
+labels, and denials of stated emotions with only the denied emotion known (:mod:`affectlab.build.augment`)."""
 INTENSITY = "intensity"
 """The regression head of track B's 0-3 ratings (scaled to 0-1), one output per Ekman emotion."""
 GOEMOTIONS_EKMAN = "goemotions-ekman"
@@ -182,6 +212,26 @@ def _rows_with(rows: SplitRows, label: str) -> SplitRows:
     )  # fmt: skip
 
 
+def derived_rows(rows: SplitRows, derive: str) -> SplitRows:
+    """The :mod:`affectlab.build.augment` rows of ``rows``: ``"edited"``, each row edited under its targets;
+    ``"negated"``, the denial of a first-person statement of an emotion in each row (rows without one left out),
+    known only in that label; ``"negated-edited"``, those denials edited."""
+    if derive == "edited":
+        return SplitRows(edited_texts(rows.texts, seed=len(rows.texts)), rows.context, rows.targets, rows.langs)
+    if derive == "negated-edited":
+        return derived_rows(derived_rows(rows, "negated"), "edited")
+    if derive != "negated":
+        raise ValueError(f"unknown derived rows {derive!r}")
+    texts, denied, langs = [], [], []
+    for text, lang in zip(rows.texts, rows.langs, strict=True):
+        found = negated_sentence(text, lang, set(EKMAN.emotion_labels))
+        if found is not None:
+            texts.append(found[0])
+            denied.append(found[1])
+            langs.append(lang)
+    return SplitRows(texts, None, {"ekman": negation_targets(denied)}, langs)
+
+
 def source_splits(
     source: SourceRecipe, data_dir: str | os.PathLike[str] | None, limit: int | None
 ) -> tuple[SplitRows, SplitRows]:
@@ -191,19 +241,36 @@ def source_splits(
     train = split_rows(source, "train", _first(data["train"], limit), data_dir)
     if source.only_label is not None:
         return _rows_with(train, source.only_label), _first_rows(train, 0)
+    if source.derive is not None:
+        return derived_rows(train, source.derive), _first_rows(train, 0)
     dev = split_rows(source, "dev", _first(data["dev"], limit if limit else source.dev_rows), data_dir)
     if limit is not None:  # the added track B rows too
         train, dev = _first_rows(train, limit), _first_rows(dev, limit)
     return train, dev
 
 
+def unannotated_labels(dataset_space: LabelSpace, head_space: LabelSpace) -> list[str]:
+    """The labels of ``head_space`` that a dataset annotated in ``dataset_space`` leaves unannotated (English disgust
+    in SemEval-2025, Afrikaans surprise); a none label the dataset lacks is derived (no emotion), not unannotated."""
+    return [
+        label for label in head_space.labels if label not in dataset_space.labels and label != head_space.none_label
+    ]
+
+
 def joined_data(
     recipe: HeadRecipe, names: tuple[str, ...], data_dir: str | os.PathLike[str] | None
 ) -> tuple[DatasetSpec, Any]:
-    """The train and dev splits of the datasets ``names`` joined in the recipe's label space."""
+    """The train and dev splits of the datasets ``names`` joined in the recipe's label space, each row with the
+    labels its dataset does not annotate in the column :data:`~affectlab.labels.UNANNOTATED` (issue 41:
+    what a dataset leaves unannotated is not taught as absent, in the heads' members or their decisions)."""
     from datasets import DatasetDict, concatenate_datasets
 
-    loaded = [resolve_dataset(name, data_dir)[1] for name in names]
+    loaded = []
+    for name in names:
+        dataset_spec, data = resolve_dataset(name, data_dir)
+        missing = ",".join(unannotated_labels(dataset_spec.label_space, recipe.space))
+        loaded.append({split: data[split].add_column(UNANNOTATED, [missing] * len(data[split]))
+                       for split in ("train", "dev")})  # fmt: skip
     joined = DatasetDict({split: concatenate_datasets([data[split] for data in loaded]) for split in ("train", "dev")})
     spec = DatasetSpec(
         name=f"default-{recipe.name}",

@@ -256,12 +256,15 @@ def tune_ensemble_weights(
     probas: list[np.ndarray], y_true: np.ndarray, space: LabelSpace, metric: str, rule: str
 ) -> np.ndarray:
     """The member weights on :func:`weight_grid` that maximise ``metric`` on dev after the decision itself is
-    tuned there for each candidate (ties keep the earlier candidate)."""
+    tuned there for each candidate (ties keep the earlier candidate); a cell of :data:`~affectlab.labels.UNKNOWN`
+    counts as a true negative, which no F1 reads."""
     best, best_score = np.full(len(probas), 1.0 / len(probas)), -1.0
+    annotated = np.asarray(y_true) >= 0
     for weights in weight_grid(len(probas)):
         combined = combine(probas, weights)
         decision = fit_decision(rule, combined, y_true, space, metric)
-        score = primary_score(metric, y_true, decision.apply(combined, space), space)
+        predicted = decision.apply(combined, space) * annotated  # an UNKNOWN cell: a true negative, which F1 ignores
+        score = primary_score(metric, y_true * annotated, predicted, space)
         if score > best_score + 1e-9:
             best, best_score = weights, score
     return best

@@ -17,7 +17,8 @@ def fit_linear(
     X: Any, Y: np.ndarray, multi_label: bool, C: float, class_weight: str | None, max_iter: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Weights ``(n_labels, n_features)`` and intercepts ``(n_labels,)``: one binary classifier per label when
-    ``multi_label``, else one multinomial classifier over the arg-max of each row."""
+    ``multi_label`` (each on the rows that annotate it: a cell of :data:`~affectlab.labels.UNKNOWN` is left out),
+    else one multinomial classifier over the arg-max of each row."""
     from sklearn.linear_model import LogisticRegression  # here, not at the top: scoring saved weights needs no sklearn
 
     def classifier(solver: str) -> LogisticRegression:
@@ -42,8 +43,11 @@ def fit_linear(
 
 
 def _fit_binary(X: Any, y: np.ndarray, classifier: Any) -> tuple[np.ndarray, float]:
-    if y.min() == y.max():  # a label never (or always) seen in training: a constant, confident answer
-        return np.zeros(X.shape[1]), -CONSTANT_LOGIT if y.max() == 0 else CONSTANT_LOGIT
+    annotated = np.flatnonzero(y >= 0)  # a row whose dataset does not annotate the label (UNKNOWN) teaches nothing
+    if len(annotated) < len(y):
+        X, y = X[annotated], y[annotated]
+    if len(y) == 0 or y.min() == y.max():  # a label never (or always) seen in training: a constant, confident answer
+        return np.zeros(X.shape[1]), CONSTANT_LOGIT if len(y) and y.max() == 1 else -CONSTANT_LOGIT
     clf = classifier("liblinear").fit(X, y)
     return clf.coef_[0], float(clf.intercept_[0])
 

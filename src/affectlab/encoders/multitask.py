@@ -180,6 +180,8 @@ class _Plan:
 def _epoch_plan(sources: Sequence[Source], batch_size: int, rng: np.random.Generator, by_length: bool) -> _Plan:
     batches = []
     for index, source in enumerate(sources):
+        if len(source) == 0:  # e.g. derived rows that a dataset has none of
+            continue
         rows = np.arange(len(source))
         if source.per_epoch is not None and source.per_epoch < len(source):
             rows = np.sort(rng.choice(len(source), source.per_epoch, replace=False))

@@ -65,13 +65,13 @@ def _train(
     space = spec.label_space
     started = time.perf_counter()
     progress(f"training {model.name} on {spec.name} ({len(train)} texts)")
-    y_train = space.encode(train["labels"])
+    y_train = space.encode_split(train)
     dev = data.get("dev")
     model.fit(train, y_train, space, **_fit_options(model, dev, space, progress))
     probs = y_dev = groups = None
     if dev is not None and tune:
         progress(f"tuning the decision on dev ({len(dev)} texts)")
-        y_dev = space.encode(dev["labels"])
+        y_dev = space.encode_split(dev)
         probs = _dev_probabilities(model, dev, y_dev, spec)
         groups = detect_languages(as_inputs(dev))
         use_cv = _use_cv_thresholds(model, len(train)) if cv_thresholds is None else cv_thresholds
@@ -86,7 +86,7 @@ def _train(
         y_dev,
         space,
         label_metric(spec),
-        train_prior=y_train.mean(axis=0) if len(y_train) else None,
+        train_prior=label_prior(y_train) if len(y_train) else None,
         tune=tune,
         groups=groups if len(set(groups or [])) > 1 else None,
     )
@@ -99,6 +99,11 @@ def _train(
         "seconds": round(time.perf_counter() - started, 3),
         "decision": decision.to_dict(),
     }
+
+
+def label_prior(y: np.ndarray) -> np.ndarray:
+    """Each label's rate among the rows that annotate it (cells of :data:`~affectlab.labels.UNKNOWN` left out)."""
+    return (y == 1).sum(axis=0) / np.maximum((y >= 0).sum(axis=0), 1)
 
 
 def _fit_options(model: Detector, dev: Any, space: LabelSpace, progress: Progress) -> dict[str, Any]:

@@ -167,11 +167,13 @@ def _apply_thresholds(probs: np.ndarray, thresholds: np.ndarray, space: LabelSpa
 
 
 def tune_thresholds(probs: np.ndarray, y_true: np.ndarray, grid: np.ndarray = THRESHOLD_GRID) -> np.ndarray:
-    """Per label, the grid threshold with the best F1 on (``probs``, ``y_true``); 0.5 for a label without
-    positives. Ties go to the threshold closest to 0.5."""
+    """Per label, the grid threshold with the best F1 on (``probs``, ``y_true``), over the rows that annotate the
+    label (:data:`~affectlab.labels.UNKNOWN` cells left out); 0.5 for a label without positives. Ties go to the
+    threshold closest to 0.5."""
     probs = np.asarray(probs, dtype=np.float64)
-    y_true = np.asarray(y_true, dtype=bool)
-    passed = probs[:, :, None] >= grid[None, None, :]  # (n, labels, grid)
+    annotated = np.asarray(y_true) >= 0  # a cell of UNKNOWN (its row's dataset does not annotate it) counts nowhere
+    y_true = np.asarray(y_true) == 1
+    passed = (probs[:, :, None] >= grid[None, None, :]) & annotated[:, :, None]  # (n, labels, grid)
     tp = (passed & y_true[:, :, None]).sum(axis=0)
     fp = (passed & ~y_true[:, :, None]).sum(axis=0)
     fn = y_true.sum(axis=0)[:, None] - tp
@@ -234,7 +236,7 @@ def fit_decision(
     def tuned(p: np.ndarray, y: np.ndarray) -> np.ndarray:
         if rule == "thresholds":
             return tune_thresholds(p, y)
-        return tune_prior_shift(p, y, space, metric, train_prior)
+        return tune_prior_shift(p, np.maximum(y, 0), space, metric, train_prior)  # single-label: nothing UNKNOWN
 
     decision = Decision(rule, tuned(probs, y_true))
     if groups is not None:
