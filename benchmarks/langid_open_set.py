@@ -8,9 +8,9 @@ current one); "after" is the working tree's. Accuracy counts ``pt-MZ`` read as `
 the reverse) as right in ``language_accuracy`` (the same language; the sibling's thresholds). Speed: texts/s over
 every text, one at a time, after a warm-up pass (every model and dictionary loaded).
 
-    python benchmarks/langid_open_set.py --data-dir ../shared/data [--split test] [--before 3c4ba1a]
+    python benchmarks/langid_open_set.py --data-dir ../shared/data [--split test] [--before 3c4ba1a] [--out FILE]
 
-Writes ``benchmarks/results/langid_open_set_<split>.json`` and prints the tables.
+Writes ``benchmarks/results/langid_open_set_<split>.json`` (or ``--out``) and prints the tables.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import argparse
 import csv
 import json
 import subprocess
+import sys
 import time
 import types
 from collections import Counter
@@ -50,6 +51,7 @@ def module_at(revision: str) -> types.ModuleType:
     ).stdout
     module = types.ModuleType(f"langid_{revision}")
     module.__file__ = str(ROOT / "src" / "affectlab" / "langid.py")
+    sys.modules[module.__name__] = module  # dataclasses look their module up there
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     return module
 
@@ -120,6 +122,7 @@ def main() -> None:
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--split", default="test", choices=("train", "dev", "test"))
     parser.add_argument("--before", default=BEFORE)
+    parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     texts = {code: [row["text"] for row in read_split(code, args.split, args.data_dir)] for code in LANGS}
     outside = {name: outside_sentences(name) for name in ("dev", "test")}
@@ -127,7 +130,7 @@ def main() -> None:
     for label, identify in (("before", identifier_at(args.before)), ("after", detect_language)):
         result[label] = {"28": measure_28(identify, texts)}
         result[label] |= {f"outside_{name}": measure_outside(identify, rows) for name, rows in outside.items()}
-    out = HERE / "results" / f"langid_open_set_{args.split}.json"
+    out = args.out or HERE / "results" / f"langid_open_set_{args.split}.json"
     out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print_tables(result)
 

@@ -79,7 +79,7 @@ def test_a_model_without_an_encoder_reads_a_long_text_sentence_by_sentence_too(s
 
 
 def test_cli_json_is_one_object_per_text(capsys, saved_model):
-    assert main(["detect", "Ура!", "--model", saved_model, "--json"]) == 0
+    assert main(["detect", "Я так чекала на цей день!", "--model", saved_model, "--json"]) == 0
     single = json.loads(capsys.readouterr().out)
     assert set(single) == {"text", "labels", "scores", "lang", "supported"}
     assert main(["detect", "Ура!", "Жах", "--model", saved_model, "--json"]) == 0

@@ -193,7 +193,7 @@ def test_detect_input_reads_each_rows_language_from_a_column(tmp_path, capsys):
     code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(target), "--lang-col", "language")
     assert code == 0, err
     written = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
-    assert [row["lang"] for row in written[:3]] == ["de", "en", "fr"]
+    assert [row["lang"] for row in written[:3]] == ["deu", "en", "fr"]  # a tag given is shown as given
     assert [row["supported"] for row in written[:3]] == [True, True, False]
     assert "language" in written[3]["error"] and written[3]["score_joy"] is None
 
@@ -205,7 +205,7 @@ def test_a_lang_column_named_lang_is_filled_in_and_lang_with_lang_col_is_refused
     code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(target), "--lang-col", "lang")
     assert code == 0, err
     written = pd.read_csv(target, keep_default_na=False)
-    assert written["lang"].tolist() == ["de", "en"] and list(written.columns).count("lang") == 1
+    assert written["lang"].tolist() == ["deu", "en"] and list(written.columns).count("lang") == 1
     again = tmp_path / "again.csv"
     code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(again), "--lang-col", "lang",
                        "--lang", "de")  # fmt: skip

@@ -102,6 +102,32 @@ def test_a_long_document_draws_its_arc(browser, tmp_path: Path) -> None:
         assert browser.save_screenshot(str(tmp_path / "arc.png"))
 
 
+def test_a_document_in_several_languages_names_them_and_each_sentence_its_own(browser, tmp_path: Path) -> None:
+    """A long document in English, Finnish and German: a note names its languages with their shares (in the page's
+    language), and each arc row shows its sentence's language."""
+    english = "I finally got the job I wanted, and I am so happy today. My whole family came over to celebrate. " * 8
+    finnish = "Olen todella onnellinen tänään, koska sain vihdoin unelmieni työpaikan. Kissani nukkuu sohvalla. " * 2
+    german = "Ich bin so wütend, sie haben meinen Flug schon wieder gestrichen! Niemand konnte mir sagen, wann. " * 2
+    with running(create_app()) as url:
+        browser.get(url + "/")
+        box = browser.find_element(By.ID, "texts")
+        box.clear()
+        box.send_keys(english + "\n" + finnish + "\n" + german)
+        Select(browser.find_element(By.ID, "ui")).select_by_value("es")
+        browser.find_element(By.ID, "document").click()
+        browser.find_element(By.ID, "go").click()
+        WebDriverWait(browser, 60).until(
+            expected_conditions.presence_of_all_elements_located((By.CSS_SELECTOR, ".arc"))
+        )
+        (result,) = browser.find_elements(By.CSS_SELECTOR, ".result")
+        note = result.find_element(By.CSS_SELECTOR, ".languages").text
+        assert note.startswith("idiomas: en ") and " fi " in note and " de " in note and note.endswith(" %")
+        rows = result.find_elements(By.CSS_SELECTOR, ".arc-row")
+        assert rows[0].find_elements(By.CSS_SELECTOR, "span")[1].text == "en"
+        assert {row.find_elements(By.CSS_SELECTOR, "span")[1].text for row in rows} == {"en", "fi", "de"}
+        assert browser.save_screenshot(str(tmp_path / "languages.png"))
+
+
 def test_why_tints_the_words_of_each_label(browser, tmp_path: Path) -> None:
     """With "why", each result shows its text with its words tinted for the chosen label and a tooltip with each
     word's weight; choosing another label redraws them, and a text with an emoji keeps its offsets."""

@@ -19,7 +19,8 @@ class Language:
     """One language of SemEval-2025 Task 11: ``tag`` is what each row's ``lang`` gets (ISO 639-1 where there is
     one, else 639-3; the two Portuguese sets by region), ``code`` the task's file name for it in both tracks
     (``track_a/{split}/{code}.csv``), ``aliases`` the other codes a caller or a dataset may give for it (ISO
-    639-3 or 639-2 forms, spellings CLD3 returns), ``emotions`` the Ekman emotion columns its files annotate,
+    639-3 or 639-2 forms, spellings CLD3 returns, a region's Arabic: ``ar-dz``; other BCP 47 tags are matched by
+    :func:`affectlab.langid.normalise`), ``emotions`` the Ekman emotion columns its files annotate,
     ``has_neutral`` whether any of its rows carries no emotion, and ``intensity_splits`` the splits track B rates
     its intensities in (none where track B leaves it out)."""
 
@@ -51,8 +52,8 @@ LANGUAGES: Registry[Language] = Registry("language")
 for _language in (
     Language("af", "afr", "Afrikaans", emotions=_without("surprise")),
     Language("am", "amh", "Amharic", intensity_splits=SPLITS),
-    Language("arq", "arq", "Algerian Arabic", intensity_splits=SPLITS),
-    Language("ary", "ary", "Moroccan Arabic", aliases=("ar", "ara")),  # Arabic is read as the larger training set
+    Language("arq", "arq", "Algerian Arabic", aliases=("ar-dz",), intensity_splits=SPLITS),
+    Language("ary", "ary", "Moroccan Arabic", aliases=("ar", "ara", "ar-ma")),  # Arabic: the larger training set
     Language("zh", "chn", "Chinese", aliases=("zho", "cmn", "zh-latn"), intensity_splits=SPLITS),
     Language("de", "deu", "German", aliases=("ger",), intensity_splits=SPLITS),
     Language("en", "eng", "English", emotions=_without("disgust"), intensity_splits=SPLITS),

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import cast
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from affectlab.annotation import LEVELS, METHODS, Level, agreement_report, compare
 from affectlab.annotation.comparison import Join, describe_left_out
@@ -19,7 +19,7 @@ from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import RATING_SCALE, RatingsSource
 from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
 from affectlab.cli.options import Json, option_group, optional, takes_option_groups
-from affectlab.cli.output import print_json, stage_progress, stdout
+from affectlab.cli.output import print_json, stage_progress, stdout, styled
 from affectlab.errors import InputError
 from affectlab.io.outputs import check_output_dir
 
@@ -142,7 +142,7 @@ def aggregate_command(
         return
     _print_aggregation(summary)
     if out is not None:
-        stdout.print(f"wrote {summary['n_items']:,} items to {escape(str(out))}", highlight=False)
+        stdout.print(styled("wrote {:,} items to {}", summary["n_items"], out))
 
 
 @app.command("agreement")
@@ -236,7 +236,7 @@ def report_command(
     with stage_progress() as progress:
         paths = write_report(ratings, out, method, min_confidence, gold or (), checked_level, bootstrap,
                              _command_line(context), progress)  # fmt: skip
-    stdout.print(f"wrote {escape(str(paths[0]))} and {escape(str(paths[1]))}", highlight=False)
+    stdout.print(styled("wrote {} and {}", paths[0], paths[1]))
 
 
 def _parse_scale(value: str) -> tuple[float, float]:
@@ -299,7 +299,7 @@ def _print_aggregation(summary: dict) -> None:
     for header in ("label", "items with it", "passing items with it"):
         table.add_column(header, justify="left" if header == "label" else "right")
     for label, counts in summary["label_counts"].items():
-        table.add_row(escape(label), f"{counts['all']:,}", f"{counts['passing']:,}")
+        table.add_row(Text(label), f"{counts['all']:,}", f"{counts['passing']:,}")
     table.add_section()
     table.add_row("items", f"{summary['n_items']:,}", f"{summary['n_passing']:,}", style="bold")
     stdout.print(table)
@@ -320,12 +320,12 @@ def _print_agreement(report: dict, level: str, bootstrap: int) -> None:
         table.add_column(header, justify="left" if not header else "right")
     for i, row in enumerate(agreement_rows(report, notes)):
         cells = [cell.replace(" (", "\n(", 1) for cell in row[1:5]]  # interval under its value: fits 80 columns
-        table.add_row(escape(row[0]), *cells, style="bold" if i == 0 else None)
+        table.add_row(Text(row[0]), *cells, style="bold" if i == 0 else None)
         if i == 0:
             table.add_section()
     stdout.print(table)
     for line in notes.lines():
-        stdout.print(f"n/a {escape(line)}", highlight=False, soft_wrap=True)
+        stdout.print(styled("n/a {}", line), soft_wrap=True)
 
 
 def _print_comparison(comparison: dict) -> None:
@@ -336,8 +336,8 @@ def _print_comparison(comparison: dict) -> None:
     for label, scores in comparison["per_label"].items():
         kappa = scores["cohen_kappa"]
         table.add_row(
-            escape(label),
-            escape(scores["gold_label"]),
+            Text(label),
+            Text(scores["gold_label"]),
             f"{scores['n']:,}",
             f"{kappa:.3f}" if kappa is not None else f"n/a {notes.mark('one value only on both sides')}",
             f"{scores['accuracy']:.3f}",
@@ -352,4 +352,4 @@ def _print_comparison(comparison: dict) -> None:
         soft_wrap=True,
     )
     for line in notes.lines():
-        stdout.print(f"n/a {escape(line)}", highlight=False, soft_wrap=True)
+        stdout.print(styled("n/a {}", line), soft_wrap=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from affectlab.cli.options import DataDir, Json
-from affectlab.cli.output import count_progress, print_json, stage_progress, stdout
+from affectlab.cli.output import count_progress, print_json, stage_progress, stdout, styled
 
 app = typer.Typer(
     help="Open-ended affective states (MASIVE): collect masked data, train, evaluate, fixed-label evaluation.",
@@ -29,9 +29,9 @@ def collect_command(
     out: Path = typer.Option(..., "--out", "-o", help="JSON Lines file for the masked posts.", show_default=False),
     rounds: int = typer.Option(4, "--rounds", min=1, help="Bootstrapping rounds (the paper: 4; regional: 1)."),
     seeds: str = typer.Option("table10", "--seeds", help="table10, regional (App. C.2) or a comma-separated list."),
-    single_form: bool = typer.Option(False, "--single-form", help='Also collect "I feel [so] <state>" posts.'),
+    single_form: bool = typer.Option(False, "--single-form", help='Also collect "I feel \\[so] <state>" posts.'),
     grow: bool = typer.Option(
-        False, "--grow-from-single", help='First take every adjective X of "I feel [so] X" as a state.'
+        False, "--grow-from-single", help='First take every adjective X of "I feel \\[so] X" as a state.'
     ),
     unseen: int = typer.Option(15, "--unseen", min=0, help="States held out with all their posts in test."),
     test_fraction: float = typer.Option(0.1, "--test-fraction", help="Share of the other posts put in test."),
@@ -52,11 +52,10 @@ def collect_command(
         print_json(report)
         return
     stdout.print(
-        f"{report['posts']:,} posts with {report['states']:,} states from {report['corpus_posts']:,} "
-        f"({len(report['rounds'])} rounds, {report['adjective_check']}); held out: "
-        f"{', '.join(report['held_out_states']) or 'none'}; written to {out}",
-        highlight=False,
-    )
+        styled("{:,} posts with {:,} states from {:,} ({} rounds, {}); held out: {}; written to {}", report["posts"],
+               report["states"], report["corpus_posts"], len(report["rounds"]), report["adjective_check"],
+               ", ".join(report["held_out_states"]) or "none", out)
+    )  # fmt: skip
 
 
 @app.command("recipe")
@@ -78,7 +77,7 @@ def recipe_command(
         return
     for name, entry in report["sets"].items():
         stdout.print(f"{name}: {entry['posts']:,} posts, {entry['states']:,} states", highlight=False)
-    stdout.print(f"written to {out}", highlight=False)
+    stdout.print(styled("written to {}", out))
 
 
 ModelOption = typer.Option(
@@ -111,10 +110,9 @@ def train_command(
     else:
         last = report["history"][-1]
         stdout.print(
-            f"trained on {report['n_train']:,} posts (loss {last['loss']:.3f}, {last['samples_per_s']} samples/s); "
-            f"saved to {out}",
-            highlight=False,
-        )
+            styled("trained on {:,} posts (loss {:.3f}, {} samples/s); saved to {}", report["n_train"], last["loss"],
+                   last["samples_per_s"], out)
+        )  # fmt: skip
 
 
 @app.command("eval")
@@ -147,7 +145,9 @@ def eval_command(
 def _print_open_report(report: dict) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{report['model']} on {report['data']} ({report['split']}, n={report['n']})")
+    title = styled("{} on {} ({}, n={})", report["model"], report["data"], report["split"], report["n"],
+                   style="table.title")  # fmt: skip
+    table = Table(title=title)
     keys = [key for key in report if key.startswith(("acc@", "acc_lenient@", "sim@"))]
     table.add_column("subset")
     for key in keys:
@@ -157,7 +157,7 @@ def _print_open_report(report: dict) -> None:
         table.add_row(f"{name} (n={scores['n']})", *[f"{scores[key]:.3f}" if key in scores else "" for key in keys])
     stdout.print(table)
     if "similarity_model" in report:
-        stdout.print(f"similarity: {report['similarity_model']}", highlight=False)
+        stdout.print(styled("similarity: {}", report["similarity_model"]))
     if "invalid_rate" in report:
         stdout.print(f"invalid answers: {report['invalid_rate']:.1%}", highlight=False)
 
@@ -183,12 +183,11 @@ def fixed_label_command(
     if as_json:
         print_json(report)
         return
+    accuracies = ", ".join(f"{key} {report[key]:.3f}" for key in report if key.startswith("acc@"))
     stdout.print(
-        f"{dataset} {split} (n={report['n']}): macro P {report['macro_precision']:.3f} R {report['macro_recall']:.3f} "
-        f"F1 {report['macro_f1']:.3f}; "
-        + ", ".join(f"{key} {report[key]:.3f}" for key in report if key.startswith("acc@")),
-        highlight=False,
-    )
+        styled("{} {} (n={}): macro P {:.3f} R {:.3f} F1 {:.3f}; {}", dataset, split, report["n"],
+               report["macro_precision"], report["macro_recall"], report["macro_f1"], accuracies)
+    )  # fmt: skip
 
 
 @app.command("build-default")
@@ -215,7 +214,7 @@ def build_default_command(
                     f"{lang}: {entry['examples']:,} examples, {entry['seen_states']:,} states seen in training, "
                     f"{entry['candidates']:,} candidates", highlight=False,
                 )  # fmt: skip
-        stdout.print(f"written to {report['out']}", highlight=False)
+        stdout.print(styled("written to {}", report["out"]))
 
 
 @app.command("lexicon")
@@ -241,4 +240,4 @@ def lexicon_command(
     for lang, sources in report["sources"].items():
         counts = ", ".join(f"{name} {n:,}" for name, n in sources.items())
         stdout.print(f"{lang}: {report['states'][lang]:,} states ({counts})", highlight=False)
-    stdout.print(f"written to {report['out']}", highlight=False)
+    stdout.print(styled("written to {}", report["out"]))

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from affectlab.cli.options import DataDir, Json
-from affectlab.cli.output import print_json, stage_progress, stdout
+from affectlab.cli.output import print_json, stage_progress, stdout, styled
 
 OutOption = typer.Option(None, "--out", "-o", help="Where to write the heads (default: inside the package).")
 HeadsOption = typer.Option(None, "--head", help="Only this head (repeatable): ekman, goemotions, emocontext.")
@@ -78,4 +78,4 @@ def build_default_command(
     for name, head in record["heads"].items():
         scores = ", ".join(f"{ds} {s['metric']} {s['test']:.3f}" for ds, s in head["scores"].items())
         stdout.print(f"{name}: {scores} ({head['build_seconds']:.0f} s)", highlight=False)
-    stdout.print(f"heads written to {target}", highlight=False)
+    stdout.print(styled("heads written to {}", target))

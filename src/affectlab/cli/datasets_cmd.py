@@ -9,11 +9,10 @@ from typing import Any
 import typer
 from rich import box
 from rich.columns import Columns
-from rich.markup import escape
 from rich.table import Table
 
 from affectlab.cli.options import DataDir, Json
-from affectlab.cli.output import print_json, stdout
+from affectlab.cli.output import print_json, stdout, styled
 from affectlab.datasets import DATASETS, DatasetSpec, get_dataset
 
 app = typer.Typer(help="List the datasets affectlab knows and show one in detail.", no_args_is_help=True)
@@ -69,7 +68,7 @@ def _print_compact(specs: list[DatasetSpec]) -> None:
             continue
         usual = Counter(_labels(spec) for spec in members).most_common(1)[0][0]
         others = [f"{spec.name} {_labels(spec)}" for spec in members if _labels(spec) != usual]
-        stdout.print(f"\n[bold]{escape(title)}[/], {len(members)} languages: {usual}, {metric}", highlight=False)
+        stdout.print(styled("\n[bold]{}[/], {} languages: {}, {}", title, len(members), usual, metric))
         if others:
             stdout.print(f"other labels: {', '.join(others)}", highlight=False)
         stdout.print(Columns([spec.name for spec in members], padding=(0, 2)))
@@ -94,7 +93,7 @@ def show_dataset(
         return
     for key, value in spec.describe().items():
         if key != "splits" and value:
-            stdout.print(f"[bold]{key}[/]: {', '.join(value) if isinstance(value, list) else value}", highlight=False)
+            stdout.print(styled("[bold]{}[/]: {}", key, ", ".join(value) if isinstance(value, list) else value))
     table = Table(title=f"{spec.name}: rows and label counts")
     table.add_column("split")
     table.add_column("rows", justify="right")

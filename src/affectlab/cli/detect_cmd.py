@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from affectlab.cli.explain_view import print_explanation
-from affectlab.cli.output import print_json, print_left_out, stdout
+from affectlab.cli.output import print_json, print_left_out, stdout, styled
 from affectlab.detectors.detect import Detection, Sentence, detect
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.errors import InputError
@@ -59,8 +59,9 @@ StatesOnly = typer.Option(False, "--states-only", help="With --open --states FIL
 Lang = typer.Option(
     None,
     "--lang",
-    help="Read every text as this language (uk, en, es, de, pt-BR, om, ... or a 3-letter code) instead of "
-    "identifying each one's; with --open: en or es.",
+    help="Read every text as this language (a BCP 47 tag or code: uk, en-GB, es-419, pt-BR, zh-Hant, orm, ...; shown "
+    "as given) instead of identifying each one's (a text too short to tell, one word, gets und); with --open: en "
+    "or es.",
 )
 Intensity = typer.Option(
     False, "--intensity", help="Also rate each emotion's intensity 0-3 (SemEval-2025 track B; the ekman head)."
@@ -204,47 +205,48 @@ def _detect_open(
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
     for result in results:
-        stdout.print(f"[bold]{result.text}[/]", highlight=False, markup=True)
+        stdout.print(styled("[bold]{}[/]", result.text))
         for number, mask in enumerate(result.masks):
             ranked = ", ".join(f"{t['term']} ({t['score']:.2f})" for t in mask)
             stdout.print(f"  <extra_id_{number}>: {ranked}", highlight=False, markup=False)
         for note in result.notes:
-            stdout.print(f"  [yellow]note:[/] {escape(note)}", highlight=False)
+            stdout.print(styled("  [yellow]note:[/] {}", note))
 
 
 def _print_detection(result: Detection) -> None:
     shown = result.text if len(result.text) <= 120 else result.text[:117] + "..."
-    stdout.print(f"[bold]{shown}[/]", highlight=False, markup=True)
-    stdout.print(f"  labels: [bold green]{', '.join(result.labels)}[/]  [dim]({result.lang})[/]", highlight=False)
+    stdout.print(styled("[bold]{}[/]", shown))
+    stdout.print(styled("  labels: [bold green]{}[/]  [dim]({})[/]", ", ".join(result.labels), result.lang))
     table = Table(show_header=False, box=None, padding=(0, 1, 0, 2))
     for label, score in sorted(result.scores.items(), key=lambda item: -item[1]):
         bar = "█" * round(score * BAR_WIDTH)
         style = "green" if label in result.labels else "dim"
         level = [] if result.intensities is None else [_intensity_cell(result.intensities.get(label))]
-        table.add_row(label, f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}", *level)
+        table.add_row(Text(label), f"[{style}]{bar:<{BAR_WIDTH}}[/]", f"{score:.2f}", *level)
     stdout.print(table)
     if result.explanation is not None:
         print_explanation(stdout, result.text, result.explanation)
     if result.sentences is not None:
         _print_arc(result.sentences)
     for note in result.notes:
-        stdout.print(f"  [yellow]note:[/] {note}", highlight=False)
+        stdout.print(styled("  [yellow]note:[/] {}", note))
 
 
 def _print_arc(sentences: list[Sentence]) -> None:
-    """The emotion arc: one line per sentence: where it starts, its labels, its top score as a bar, its text (cut
-    to the terminal's width; the whole of it is in --json)."""
+    """The emotion arc: one line per sentence: where it starts, its language, its labels, its top score as a bar,
+    its text (cut to the terminal's width; the whole of it is in --json)."""
     stdout.print("  sentences:", highlight=False)
-    width = max(stdout.width - 4 - 7 - 24 - ARC_WIDTH - 3, 20)
+    width = max(stdout.width - 4 - 7 - 8 - 24 - ARC_WIDTH - 3, 20)
     for sentence in sentences:
         top_label, top_score = max(sentence.scores.items(), key=lambda item: item[1])
         quiet = sentence.labels == [top_label] and top_label in ("none", "neutral", "others")
         style = "dim" if quiet else "green"
-        labels = escape(", ".join(sentence.labels))[:24]
+        labels = ", ".join(sentence.labels)[:24]
         shown = sentence.text if len(sentence.text) <= width else sentence.text[: width - 3] + "..."
         bar = "█" * round(top_score * ARC_WIDTH)
-        stdout.print(f"    [dim]{sentence.start:>6}[/] [{style}]{labels:<24}{bar:<{ARC_WIDTH}}[/] {escape(shown)}",
-                     highlight=False, soft_wrap=True)  # fmt: skip
+        arc = (f"{labels:<24}{bar:<{ARC_WIDTH}}", style)
+        where = (f"{sentence.start:>6} {sentence.lang[:7]:<7}", "dim")
+        stdout.print(Text.assemble("    ", where, " ", arc, " ", shown), soft_wrap=True)
 
 
 def _intensity_cell(level: int | None) -> str:
@@ -266,11 +268,10 @@ def _detect_file(input_file: Path, output_file: Path | None, options: DetectOpti
         print_json(report)
         return
     stdout.print(
-        f"wrote {report['rows_written']} rows to {output_file} "
-        f"({report['rows_skipped_resumed']} already done) in {report['seconds']:.1f} s",
-        highlight=False,
-    )
+        styled("wrote {} rows to {} ({} already done) in {:.1f} s", report["rows_written"], output_file,
+               report["rows_skipped_resumed"], report["seconds"])
+    )  # fmt: skip
     for row, message in report["bad_rows"][:20]:
-        stdout.print(f"  [yellow]row {row}:[/] {message}", highlight=False)
+        stdout.print(styled("  [yellow]row {}:[/] {}", row, message))
     if len(report["bad_rows"]) > 20:
         stdout.print(f"  ... and {len(report['bad_rows']) - 20} more bad rows (see the error column)")

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from affectlab.cli.options import Json
-from affectlab.cli.output import print_json, stdout
+from affectlab.cli.output import print_json, stdout, styled
 
 
 def export_onnx_command(
@@ -25,4 +25,4 @@ def export_onnx_command(
     if as_json:
         print_json(report)
         return
-    stdout.print(f"exported to {out} ({size / 1e6:.1f} MB, runs without torch)", highlight=False)
+    stdout.print(styled("exported to {} ({:.1f} MB, runs without torch)", out, size / 1e6))

@@ -14,11 +14,12 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from string import Formatter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Span, Text
 
 from affectlab.errors import AffectlabError
 
@@ -47,6 +48,34 @@ class _Console(Console):
 
 stdout = _Console()
 stderr = _Console(stderr=True)
+
+_PLACE = "\ue000"  # a private-use character: holds each value's place while the template's markup is read
+
+
+def styled(template: str, *values: object, style: str = "") -> Text:
+    """A line of the tool's own words in Rich markup (``template``: its colours and bold) with each ``{}`` field
+    (``{:,}``, ``{:<24}``, ``{!r}`` too) filled by one of ``values`` shown exactly as typed, in the style of its place;
+    ``style`` is the whole line's (``"table.title"`` for a table's title, which Rich styles only when it is a str).
+
+    Everything a user wrote (a text, a file name, a label, an option's value) reaches the terminal through here, or
+    as a :class:`~rich.text.Text` of its own: a value is never read as markup, so ``[/r/funny]``, ``[link=...]`` or
+    ``I [love] you`` stay text. :func:`rich.markup.escape` is not enough: with it ``\\[1]`` loses its backslash and a
+    trailing backslash escapes the tag after it."""
+    parsed = list(Formatter().parse(template))
+    fields = [(spec or "", conversion) for _, field, spec, conversion in parsed if field is not None]
+    if any(field for _, field, _, _ in parsed) or len(fields) != len(values):  # a bug in the caller
+        raise ValueError(f"{template!r} needs {len(fields)} values in order ({{}} fields), got {len(values)}")
+    shown = [format(Formatter().convert_field(value, conversion) if conversion else value, spec)
+             for value, (spec, conversion) in zip(values, fields, strict=True)]  # fmt: skip
+    marked = Text.from_markup("".join(literal + ("" if field is None else _PLACE) for literal, field, _, _ in parsed))
+    places = [offset for offset, char in enumerate(marked.plain) if char == _PLACE]
+
+    def moved(offset: int) -> int:  # where a template offset lands once each place holds its value
+        return offset + sum(len(text) - 1 for place, text in zip(places, shown, strict=True) if place < offset)
+
+    first, *rest = marked.plain.split(_PLACE)
+    plain = first + "".join(text + after for text, after in zip(shown, rest, strict=True))
+    return Text(plain, style, spans=[Span(moved(span.start), moved(span.end), span.style) for span in marked.spans])
 
 
 class GuardedStdout:
@@ -150,7 +179,7 @@ def print_error(message: str, prefix: str = "error") -> None:
     if len(message) > _LONGEST_ERROR:
         left_out = len(message) - 800
         message = f"{message[:600]} ... ({left_out:,} characters left out) ... {message[-200:]}"
-    stderr.print(f"[bold red]{prefix}:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    stderr.print(styled("[bold red]{}:[/] {}", prefix, message), soft_wrap=True)
 
 
 def print_left_out(detector: Detector) -> None:
@@ -161,7 +190,7 @@ def print_left_out(detector: Detector) -> None:
 def print_notes(notes: list[str]) -> None:
     """One ``note:`` line on stderr per note."""
     for note in notes:
-        stderr.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
+        stderr.print(styled("[yellow]note:[/] {}", note), soft_wrap=True)
 
 
 def print_json(data: Any) -> None:
@@ -191,7 +220,11 @@ def stage_progress(enabled: bool = True) -> Iterator[Any]:
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr, transient=True
+        SpinnerColumn(),
+        TextColumn("{task.description}", markup=False),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
     ) as progress:
         task = progress.add_task("starting", total=None)
         yield lambda stage: progress.update(task, description=stage)
@@ -218,7 +251,7 @@ class PlainProgress:
         self.last, elapsed = now, now - self.started
         left = f", about {_minutes(elapsed / fraction * (1 - fraction))} left" if 0 < fraction < 1 else ""
         stderr.print(f"{self.description}: {done} ({fraction:.0%}) in {_minutes(elapsed)}{left}",
-                     highlight=False, soft_wrap=True)  # fmt: skip
+                     highlight=False, markup=False, soft_wrap=True)  # fmt: skip
 
 
 def _minutes(seconds: float) -> str:
@@ -239,7 +272,7 @@ def file_progress(enabled: bool = True) -> Iterator[Any]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     columns = (
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         TextColumn("{task.percentage:>3.0f}%"),
         TimeElapsedColumn(),
@@ -275,7 +308,8 @@ def count_progress(description: str, enabled: bool = True) -> Iterator[Any]:
         TimeRemainingColumn,
     )
 
-    columns = (TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())  # fmt: skip
     with Progress(*columns, console=stderr, transient=True) as progress:
         task = progress.add_task(description, total=None)
         yield lambda done, total: progress.update(task, completed=done, total=total)
@@ -285,11 +319,13 @@ def print_scores(record: dict[str, Any]) -> None:
     """The scores of EmoBench-UA Table 1 (per-label F1, macro precision/recall/F1), one row per label so that
     28 GoEmotions labels fit a terminal too, then the primary metric with its 95 % bootstrap interval."""
     metrics = record["metrics"]
-    table = Table(title=f"{record['model']} on {Path(record['dataset']).name} ({record['split']}, n={record['n']})")
+    title = styled("{} on {} ({}, n={})", record["model"], Path(record["dataset"]).name, record["split"], record["n"],
+                   style="table.title")  # fmt: skip
+    table = Table(title=title)
     for header in ("label", "precision", "recall", "F1", "support"):
         table.add_column(header, justify="left" if header == "label" else "right", no_wrap=True)
     for label, scores in metrics["per_label"].items():
-        table.add_row(label, *(f"{scores[k]:.2f}" for k in ("precision", "recall", "f1")), str(scores["support"]))
+        table.add_row(Text(label), *(f"{scores[k]:.2f}" for k in ("precision", "recall", "f1")), str(scores["support"]))
     table.add_section()
     macro = (metrics["macro_precision"], metrics["macro_recall"], metrics["macro_f1"])
     table.add_row("macro avg", *(f"{v:.2f}" for v in macro), str(record["n"]), style="bold")

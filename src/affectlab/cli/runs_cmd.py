@@ -8,9 +8,10 @@ from typing import Any
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from affectlab.cli.options import Json
-from affectlab.cli.output import print_json, stdout
+from affectlab.cli.output import print_json, stdout, styled
 from affectlab.errors import InputError
 from affectlab.evaluation.store import RUNS_DB_ENV, RunStore, model_label
 
@@ -45,26 +46,26 @@ def list_command(
     if as_json:
         print_json(runs)
         return
-    title = f"runs in {RunStore(runs_db).path}"
+    title = styled("runs in {}", RunStore(runs_db).path, style="table.title")
     table = _runs_table(runs, title)
     if _natural_width(table) > stdout.width:
         table = _compact_runs_table(runs, title)
     stdout.print(table)
 
 
-def _runs_table(runs: list[dict[str, Any]], title: str) -> Table:
+def _runs_table(runs: list[dict[str, Any]], title: Text) -> Table:
     table = Table(title=title)
     for header in ("id", "created", "model", "dataset", "split", "n", "metric", "value", "seconds"):
         table.add_column(header, justify="right" if header in ("id", "n", "value", "seconds") else "left")
     for run in runs:
         seconds = "" if run["seconds"] is None else f"{run['seconds']:.1f}"
         created = run["created"][:16].replace("T", " ")
-        table.add_row(str(run["id"]), created, run["model"], Path(run["dataset"]).name, run["split"],
-                      str(run["n"]), run["metric"] or "", _format(run["value"]), seconds)  # fmt: skip
+        table.add_row(str(run["id"]), created, Text(run["model"]), Text(Path(run["dataset"]).name), Text(run["split"]),
+                      str(run["n"]), Text(run["metric"] or ""), _format(run["value"]), seconds)  # fmt: skip
     return table
 
 
-def _compact_runs_table(runs: list[dict[str, Any]], title: str) -> Table:
+def _compact_runs_table(runs: list[dict[str, Any]], title: Text) -> Table:
     """The runs in about 80 columns: no borders, no date or seconds, the split beside the dataset unless it is
     test, the primary metric's value and name in one column; only the model column gives way: a long name folds
     onto a second line rather than being cut."""
@@ -78,7 +79,7 @@ def _compact_runs_table(runs: list[dict[str, Any]], title: str) -> Table:
     table.add_column("n", justify="right", no_wrap=True)
     table.add_column("primary metric", no_wrap=True)
     for run, name, primary in zip(runs, datasets, primaries, strict=True):
-        table.add_row(str(run["id"]), run["model"], name, str(run["n"]), primary)
+        table.add_row(str(run["id"]), Text(run["model"]), Text(name), str(run["n"]), Text(primary))
     return table
 
 
@@ -121,10 +122,12 @@ def compare_command(
     table = Table(title="runs compared (best of each row in bold)")
     table.add_column("")
     for record in records:
-        table.add_column(f"#{record['id']} {model_label(record)}\n{Path(record['dataset']).name} {record['split']}",
-                         justify="right")  # fmt: skip
+        header = styled(
+            "#{} {}\n{} {}", record["id"], model_label(record), Path(record["dataset"]).name, record["split"]
+        )
+        table.add_column(header, justify="right")
     for name, values in rows.items():
-        table.add_row(name, *_marked(values))
+        table.add_row(Text(name), *_marked(values))
     stdout.print(table)
 
 
@@ -175,9 +178,9 @@ def _print_leaderboard(
     """The leaderboard as a table: runs on part of the split (``eval --limit``) in a section below the whole ones,
     their n starred and a footnote saying so; the best of each column in bold among the whole runs."""
     primary = (board[0]["metrics"].get("primary") or {}).get("name", "primary")
-    table = Table(title=f"{dataset} ({split}): best run per model, by {primary}")
+    table = Table(title=styled("{} ({}): best run per model, by {}", dataset, split, primary, style="table.title"))
     for header in ("model", "run", "n", *(name for _, name in columns)):
-        table.add_column(header, justify="left" if header == "model" else "right", overflow="fold")
+        table.add_column(Text(header), justify="left" if header == "model" else "right", overflow="fold")
     # the best of each column is marked among the runs on the whole split (among part runs only when none is)
     ranked = [i for i, record in enumerate(board) if not record["partial"]] or list(range(len(board)))
     marked_columns = [_marked([row[j] for row in matrix], ranked) for j in range(len(columns))]
@@ -185,15 +188,12 @@ def _print_leaderboard(
         if record["partial"] and i and not board[i - 1]["partial"]:
             table.add_section()
         n = f"{record['n']}*" if record["partial"] else str(record["n"])
-        table.add_row(model_label(record), str(record["id"]), n, *(col[i] for col in marked_columns))
+        table.add_row(Text(model_label(record)), str(record["id"]), n, *(col[i] for col in marked_columns))
     stdout.print(table)
     if any(record["partial"] for record in board):
         sizes = sorted({record["split_size"] for record in board})
-        stdout.print(
-            f"* scored on part of {split}'s {' or '.join(f'{size:,}' for size in sizes)} texts (eval --limit); "
-            "ranked below full runs",
-            highlight=False,
-        )
+        counts = " or ".join(f"{size:,}" for size in sizes)
+        stdout.print(styled("* scored on part of {}'s {} texts (eval --limit); ranked below full runs", split, counts))
 
 
 def report_command(
@@ -212,4 +212,4 @@ def report_command(
     store = RunStore(runs_db)
     runs = [store.get(run_id) for run_id in run_ids]
     path = write_report(html_out, runs, [store.outputs(run_id) for run_id in run_ids])
-    stdout.print(f"report on {len(runs)} run(s) written to {path}", highlight=False)
+    stdout.print(styled("report on {} run(s) written to {}", len(runs), path))

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from affectlab.cli.options import Json
-from affectlab.cli.output import file_progress, print_json, stdout
+from affectlab.cli.output import file_progress, print_json, stdout, styled
 
 BatchSizeOption = typer.Option(1024, "--batch-size", min=1, help="Texts per batch (sorted by length inside a batch).")
 
@@ -39,7 +39,7 @@ def score_command(
         print_json(report)
         return
     rows = sum(s["rows"] for s in summaries)
-    stdout.print(f"scored {rows:,} rows of {len(summaries)} file(s) into {output} ({engine})", highlight=False)
+    stdout.print(styled("scored {:,} rows of {} file(s) into {} ({})", rows, len(summaries), output, engine))
     kept = [Path(s["input"]).name for s in summaries if s.get("kept")]
     if kept:
-        stdout.print(f"kept the outputs an earlier run finished for {', '.join(kept)}", highlight=False)
+        stdout.print(styled("kept the outputs an earlier run finished for {}", ", ".join(kept)))

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from affectlab.cli.options import DataDir, Json, Params, UserFileColumns, optional, parse_params, takes_option_groups
-from affectlab.cli.output import print_json, stage_progress, stdout
+from affectlab.cli.output import print_json, stage_progress, stdout, styled
 from affectlab.datasets import FileOptions
 from affectlab.evaluation.jobs import train_and_save
 
@@ -47,7 +47,6 @@ def train(
         print_json(result)
     else:
         stdout.print(
-            f"trained {model} on {result['dataset']} ({result['n_train']} texts, dev {result['n_dev']}) "
-            f"in {result['seconds']:.1f} s; saved to {result['out']}",
-            highlight=False,
-        )
+            styled("trained {} on {} ({} texts, dev {}) in {:.1f} s; saved to {}", model, result["dataset"],
+                   result["n_train"], result["n_dev"], result["seconds"], result["out"])
+        )  # fmt: skip

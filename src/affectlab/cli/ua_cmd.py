@@ -7,9 +7,10 @@ from pathlib import Path
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from affectlab.cli.options import DataDir, Json, optional
-from affectlab.cli.output import count_progress, print_json, stderr, stdout
+from affectlab.cli.output import count_progress, print_json, stderr, stdout, styled
 from affectlab.errors import AffectlabError, DataNotFoundError, InputError
 from affectlab.io.outputs import check_output_dir
 from affectlab.uatasks.instances import TASKS, MCInstance
@@ -54,13 +55,13 @@ def generate_command(
         done = generate_instances(task, out, source, n, seed, few_shot, (title_col, text_col, tags_col), data_dir,
                                   progress)  # fmt: skip
     for story, why in done.skipped:
-        stderr.print(f"skipped story {story}: {why}", highlight=False, soft_wrap=True)
+        stderr.print(styled("skipped story {}: {}", story, why), soft_wrap=True)
     if as_json:
         print_json({"task": task, "n": done.n, "requested": n, "out": str(out), "seed": seed, "note": done.note})
         return
-    stdout.print(f"wrote {done.n:,} {task} instances to {out}", highlight=False)
+    stdout.print(styled("wrote {:,} {} instances to {}", done.n, task, out))
     if done.note:
-        stderr.print(f"[yellow]note:[/] {done.note}", highlight=False, soft_wrap=True)
+        stderr.print(styled("[yellow]note:[/] {}", done.note), soft_wrap=True)
 
 
 ModelOption = typer.Option(
@@ -108,11 +109,10 @@ def eval_command(
         return
     low, high = record["ci95"]
     stdout.print(
-        f"{task}: accuracy {record['accuracy']:.4f} (95% CI {low:.4f}-{high:.4f}), n={record['n']}, "
-        f"{shots}-shot ({record['shots_source']}), {record['seconds']:.1f} s",
-        highlight=False,
+        styled("{}: accuracy {:.4f} (95% CI {:.4f}-{:.4f}), n={}, {}-shot ({}), {:.1f} s", task, record["accuracy"],
+               low, high, record["n"], shots, record["shots_source"], record["seconds"]),
         soft_wrap=True,
-    )
+    )  # fmt: skip
 
 
 @app.command("export-lm-eval")
@@ -138,11 +138,11 @@ def export_command(
     if as_json:
         print_json({"written": [str(path) for path in written], "skipped": skipped, "notes": notes})
         return
-    stdout.print(f"wrote {len(by_task)} tasks ({len(written)} files) to {directory}", highlight=False)
+    stdout.print(styled("wrote {} tasks ({} files) to {}", len(by_task), len(written), directory))
     for note in notes:
-        stdout.print(note, highlight=False, soft_wrap=True)
+        stdout.print(Text(note), soft_wrap=True)
     for name, why in skipped.items():
-        stdout.print(f"skipped {name}: {why}", highlight=False, soft_wrap=True)
+        stdout.print(styled("skipped {}: {}", name, why), soft_wrap=True)
 
 
 @app.command("baselines")
@@ -176,7 +176,7 @@ def baselines_command(data_dir: Path | None = DataDir, as_json: bool = Json) -> 
     stdout.print(table)
     for name, row in results.items():
         if "skipped" in row:
-            stdout.print(f"{name} not loaded: {row['skipped']}", highlight=False, soft_wrap=True)
+            stdout.print(styled("{} not loaded: {}", name, row["skipped"]), soft_wrap=True)
     stdout.print("Table 1 (Eval-UA-tion): the authors' random baseline on the full data and human accuracy.")
 
 

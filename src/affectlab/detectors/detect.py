@@ -20,6 +20,8 @@ from affectlab.detectors.documents import (
     document_intensity,
     document_labels,
     document_row,
+    language_shares,
+    languages_shown,
     majority_language,
     plan_units,
 )
@@ -35,9 +37,9 @@ from affectlab.detectors.explain import (
     unit_explanations,
 )
 from affectlab.detectors.resolve import ModelRef, describe_model, resolve_detector
-from affectlab.errors import InputError
+from affectlab.errors import ArgumentTypeError, InputError
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
-from affectlab.langid import UNDETERMINED, detect_languages
+from affectlab.langid import UNDETERMINED, arabizi, detect_languages, normalise, undetermined_reason
 from affectlab.metrics.intensity import intensity_levels
 from affectlab.text import as_context, as_texts, check_count, check_lang
 
@@ -45,8 +47,9 @@ from affectlab.text import as_context, as_texts, check_count, check_lang
 @dataclass
 class Sentence:
     """One sentence of a text as :func:`detect` scored it alone: ``text[start:end]`` of the text it is in, its
-    ``labels`` (highest score first), every label's score, the language it was read as and (when asked for) each
-    emotion's intensity 0-3."""
+    ``labels`` (highest score first), every label's score, the language it was read as (its own, identified unless
+    given), whether the model was trained on it (``supported``; None for a model that does not say) and (when asked
+    for) each emotion's intensity 0-3."""
 
     start: int
     end: int
@@ -56,12 +59,15 @@ class Sentence:
     lang: str
     intensities: dict[str, int] | None = None
     explanation: dict[str, list[SpanWeight]] | None = None
+    supported: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"start", "end", "text", "labels", "scores", "lang"}`` (plus ``intensities`` and ``explanation`` when
-        asked for)."""
+        """``{"start", "end", "text", "labels", "scores", "lang"}`` and ``supported`` (for a model that says; plus
+        ``intensities`` and ``explanation`` when asked for)."""
         out: dict[str, Any] = {"start": self.start, "end": self.end, "text": self.text, "labels": self.labels,
                                "scores": self.scores, "lang": self.lang}  # fmt: skip
+        if self.supported is not None:
+            out["supported"] = self.supported
         if self.intensities is not None:
             out["intensities"] = self.intensities
         if self.explanation is not None:
@@ -75,11 +81,14 @@ class Detection:
     ``scores``. A score is on the decision's scale: 0.5 is the threshold tuned for that label (arg-max heads: the
     prior-shifted probability), so the labels given are those at the top of the scores (see
     :meth:`affectlab.metrics.thresholds.Decision.scores`). ``lang`` is the language the text was read as (given or
-    identified: :mod:`affectlab.langid`), ``supported`` whether the model was trained on texts of it (None for a
-    model that does not say), ``intensities`` each emotion's intensity 0-3 when asked for (0 for an emotion
-    not among the labels), and ``sentences`` its sentences, each scored alone, when asked for (a text over
-    :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters is scored from them:
-    :mod:`affectlab.detectors.documents`)."""
+    identified: :mod:`affectlab.langid`; a tag given is shown as given), ``supported`` whether the model was
+    trained on texts of it (None for a model that does not say), ``intensities`` each emotion's intensity 0-3 when
+    asked for (0 for an emotion not among the labels), and ``sentences`` its sentences, each scored alone, when
+    asked for (a text over :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters is scored from them:
+    :mod:`affectlab.detectors.documents`). A document read sentence by sentence has the language most of its
+    characters were read as, is ``supported`` where that language is, and where its sentences are in several
+    languages, ``languages`` gives each one's share of its characters (those of at least 5 %; also in
+    ``notes``)."""
 
     text: str
     labels: list[str]
@@ -90,12 +99,15 @@ class Detection:
     intensities: dict[str, int] | None = None
     sentences: list[Sentence] | None = None
     explanation: dict[str, list[SpanWeight]] | None = None
+    languages: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``intensities``, ``sentences``,
-        ``explanation`` and ``notes`` when there are any)."""
+        """``{"text", "labels", "scores", "lang", "supported"}`` (plus ``languages``, ``intensities``,
+        ``sentences``, ``explanation`` and ``notes`` when there are any)."""
         out: dict[str, Any] = {"text": self.text, "labels": self.labels, "scores": self.scores, "lang": self.lang,
                                "supported": self.supported}  # fmt: skip
+        if self.languages is not None:
+            out["languages"] = self.languages
         if self.intensities is not None:
             out["intensities"] = self.intensities
         if self.sentences is not None:
@@ -111,7 +123,9 @@ class Detection:
 class LabelledTexts:
     """What the default detection gives a batch of texts: decision ``scores`` ``(n, n_labels)``, each text's
     ``labels`` (highest score first), the language each was read as, (when asked for) the 0-3 intensity of each
-    label ``(n, n_labels)``, 0 where the label is not predicted, and (when asked for) each text's sentences."""
+    label ``(n, n_labels)``, 0 where the label is not predicted, (when asked for) each text's sentences, and for
+    each text read sentence by sentence each language's share of its characters
+    (:func:`~affectlab.detectors.documents.language_shares`; None for a text read whole)."""
 
     scores: np.ndarray
     labels: list[list[str]]
@@ -119,6 +133,7 @@ class LabelledTexts:
     intensities: np.ndarray | None = None
     sentences: list[LabelledSentences] | None = None
     explanations: list[Explained] | None = None
+    shares: list[dict[str, float] | None] | None = None
 
 
 @dataclass
@@ -174,8 +189,9 @@ def detect(
     and at least the top one. Bad arguments raise :class:`~affectlab.errors.AffectlabError` subclasses (also
     ``TypeError``/``ValueError``), checked as the command line and the service check them.
     ``fast`` uses the default head's n-gram member alone (no encoder): much faster, somewhat less accurate.
-    ``lang`` reads every text as that language (a tag or code: ``de``, ``pt-BR``, ``orm``) instead of identifying
-    each one's; ``intensity`` adds each emotion's intensity 0-3 (the default ekman head).
+    ``lang`` reads every text as that language (a BCP 47 tag or code: ``de``, ``pt-BR``, ``orm``, ``zh-Hant``, read
+    as the language of the 28 it names and shown as given: :func:`affectlab.langid.normalise`) instead of
+    identifying each one's; ``intensity`` adds each emotion's intensity 0-3 (the default ekman head).
 
     A text is read whole: one over :data:`~affectlab.detectors.documents.WHOLE_UP_TO` characters sentence by
     sentence, its result built from its sentences' (:mod:`affectlab.detectors.documents`; a text over
@@ -211,8 +227,12 @@ def explained_labels(space: LabelSpace, explain: bool | Sequence[str] | str) -> 
         return [] if explain else None
     if isinstance(explain, str):
         explain = [part.strip() for part in explain.split(",") if part.strip()]
-    if not isinstance(explain, Sequence) or not all(isinstance(label, str) for label in explain):
-        raise TypeError("explain must be True, False or a list of label names")
+    wanted = "explain must be True, False or a list of label names (str)"
+    if not isinstance(explain, Sequence):
+        raise ArgumentTypeError(f"{wanted}, not {type(explain).__name__}")
+    odd = [type(label).__name__ for label in explain if not isinstance(label, str)]
+    if odd:
+        raise ArgumentTypeError(f"{wanted}, not a {type(explain).__name__} holding {odd[0]}")
     unknown = [label for label in explain if label not in space.labels]
     if unknown:
         raise InputError(f"cannot explain {', '.join(map(repr, unknown))}: the labels are {', '.join(space.labels)}")
@@ -228,15 +248,24 @@ def detection(
     space = detector.label_space
     trained = detector.capabilities.trained_languages
     lang = done.langs[i]
-    supported = None if trained is None else lang in trained
+    supported = trained_on(trained, lang)
     arc = None if done.sentences is None else done.sentences[i]
-    notes = text_notes(text, encoder_cut(detector, [text]), lang, supported) + document_notes(text, arc, detector)
+    shares = done.shares[i] if done.shares else None
+    mixed = None if shares is None else languages_shown(shares)
+    notes = text_notes(text, encoder_cut(detector, [text]), lang, supported, shares is not None)
+    notes += document_notes(text, arc, detector) + ([languages_note(mixed)] if mixed else [])
     rated = None if done.intensities is None else _intensity_dict(space, done.intensities[i])
     labels = _top(space, done.scores[i], done.labels[i], top_k)
     shown = _shown(space, done.scores[i])
     why = _why(space, done.explanations[i] if done.explanations else None, text, labels, explain)
-    sentence_list = sentence_results(space, text, arc, top_k, explain)
-    return Detection(text, labels, shown, notes, lang, supported, rated, sentence_list, why)
+    sentence_list = sentence_results(space, text, arc, top_k, explain, trained)
+    return Detection(text, labels, shown, notes, lang, supported, rated, sentence_list, why, mixed)
+
+
+def trained_on(trained: frozenset[str] | None, lang: str) -> bool | None:
+    """Whether a model trained on the languages ``trained`` (None: it does not say) was trained on ``lang`` (a tag
+    as given or identified: ``zh-Hant`` is Chinese)."""
+    return None if trained is None else normalise(lang) in trained
 
 
 def _why(
@@ -250,9 +279,10 @@ def _why(
 
 def sentence_results(
     space: LabelSpace, text: str, arc: LabelledSentences | None, top_k: int | None = None,
-    explain: Sequence[str] | None = None,
+    explain: Sequence[str] | None = None, trained: frozenset[str] | None = None,
 ) -> list[Sentence] | None:  # fmt: skip
-    """The :class:`Sentence` results of one text's scored sentences (None when they were not asked for)."""
+    """The :class:`Sentence` results of one text's scored sentences (None when they were not asked for), each
+    ``supported`` where ``trained`` (the model's languages) holds its language."""
     if arc is None:
         return None
     results = []
@@ -262,7 +292,7 @@ def sentence_results(
         shown = _shown(space, arc.scores[j])
         why = _why(space, arc.explanations[j] if arc.explanations else None, text, labels, explain)
         results.append(Sentence(span.start, span.end, text[span.start : span.end], labels, shown, arc.langs[j],
-                                rated, why))  # fmt: skip
+                                rated, why, trained_on(trained, arc.langs[j])))  # fmt: skip
     return results
 
 
@@ -306,11 +336,42 @@ def encoder_cut(detector: Detector, texts: Sequence[str]) -> int | None:
     return cut if any(len(text) > cut for text in texts) else None
 
 
-def text_notes(text: str, cut: int | None, lang: str, supported: bool | None) -> list[str]:
+def text_notes(text: str, cut: int | None, lang: str, supported: bool | None, by_sentences: bool = False) -> list[str]:
     """What a reader of a text's scores should know: the text was cut for the encoder (at ``cut`` characters, from
-    :func:`encoder_cut`), or the model was not trained on its language (``supported`` False)."""
+    :func:`encoder_cut`), and for a model that says which languages it was trained on (``supported`` not None),
+    why its language was not identified (``und``), that the model was not trained on it (``supported`` False), or
+    that it is Arabic in Latin letters (:data:`ARABIZI_NOTE`). ``by_sentences``: the text was read sentence by
+    sentence (its language is theirs)."""
     notes = [f"only the first {cut} characters were read by the encoder"] if cut and len(text) > cut else []
-    return notes + ([unsupported_note(lang)] if supported is False else [])
+    if supported is None:
+        return notes
+    if normalise(lang) == UNDETERMINED:
+        return [*notes, undetermined_note(text, by_sentences)]
+    if supported is False:
+        return [*notes, unsupported_note(lang)]
+    return notes + ([ARABIZI_NOTE] if normalise(lang) in ("ary", "arq") and arabizi(text) else [])
+
+
+def undetermined_note(text: str, by_sentences: bool = False) -> str:
+    """Why no language was told for ``text`` (:func:`~affectlab.langid.undetermined_reason`), as one line."""
+    reason = undetermined_reason(text) or (
+        "no sentence's language could be told" if by_sentences else "no language the identifier knows fits it"
+    )
+    return f"language not identified ({reason}): scored as a text of any language; take these scores as a guess"
+
+
+ARABIZI_NOTE = (
+    "Arabic in Latin letters (Arabizi), read as Moroccan Arabic: the model learnt from few such texts (about 280, none "
+    "Algerian), so take these scores as a guess"
+)
+"""The note of a text in Latin-script Moroccan or Algerian Arabic (:func:`affectlab.langid.arabizi`): 283 of the
+1,608 Moroccan training texts are Latin-script, and none of the Algerian ones."""
+
+
+def languages_note(shares: dict[str, float]) -> str:
+    """The line naming a document's languages with their shares (from
+    :func:`~affectlab.detectors.documents.languages_shown`): ``languages: en 40 %, fi 20 %, ja 15 %``."""
+    return "languages: " + ", ".join(f"{lang} {round(100 * share)} %" for lang, share in shares.items())
 
 
 def document_notes(text: str, arc: LabelledSentences | None, detector: Detector) -> list[str]:
@@ -354,6 +415,7 @@ def labelled_texts(
     the same batch (:mod:`affectlab.detectors.explain`)."""
     given = [lang or "" for lang in langs] if langs is not None else [""] * len(texts)
     plan = plan_units(texts, given, sentences, split_long=reads_documents(detector))
+    typed = list(plan.unit_langs)  # a tag given is shown as given (zh-Hant), read as the language it names (zh)
     whole_only = len(plan.units) == len(texts) and all(plan.whole[i] == i for i in range(len(texts)))
     unit_contexts = contexts if whole_only else None
     occluded = None
@@ -365,7 +427,8 @@ def labelled_texts(
     batch = prepare_batch(detector, batch_texts, batch_contexts, batch_langs)
     scored = detector.score(batch, intensity)
     n = len(plan.units)
-    units = _LabelledUnits(detector.label_space, scored.scores[:n], scored.labels[:n], batch.langs[:n],
+    shown_langs = [tag.strip() or found for tag, found in zip(typed, batch.langs[:n], strict=True)]
+    units = _LabelledUnits(detector.label_space, scored.scores[:n], scored.labels[:n], shown_langs,
                            None if scored.intensities is None else scored.intensities[:n])  # fmt: skip
     by_unit = unit_explanations(occluded, units.scores, scored.scores[n:]) if occluded is not None else None
     if whole_only and not sentences:
@@ -432,16 +495,20 @@ def _documents(
     n_labels = len(space.labels)
     levels = units.levels()
     rows, predicted, langs, raw, arcs, explained = [], [], [], [], [], []
+    shares: list[dict[str, float] | None] = []
     for whole, sentences in zip(plan.whole, plan.sentences, strict=True):
         indices = [unit for unit, _ in sentences]
         if whole is not None:
             rows.append(units.scores[whole])
             predicted.append(units.predicted[whole])
             langs.append(units.langs[whole])
+            shares.append(None)
         else:
             rows.append(document_row(units.scores[indices], none_column))
             predicted.append(document_labels(rows[-1], none_column))
-            langs.append(majority_language([units.langs[i] for i in indices], [span for _, span in sentences]))
+            mix = language_shares([units.langs[i] for i in indices], [span for _, span in sentences])
+            shares.append(mix)
+            langs.append(majority_language(mix, UNDETERMINED))
         if units.raw_intensities is not None:
             unit_rows = [whole] if whole is not None else indices
             raw.append(document_intensity(units.scores[unit_rows], units.raw_intensities[unit_rows]))
@@ -459,4 +526,4 @@ def _documents(
     rated = intensity_levels(np.asarray(raw), labels) if raw else None
     ranked = [_ranked(space, row, row_labels) for row, row_labels in zip(scores, labels, strict=True)]
     return LabelledTexts(scores, ranked, langs, rated, arcs if with_sentences else None,
-                         explained if by_unit is not None else None)  # fmt: skip
+                         explained if by_unit is not None else None, shares)  # fmt: skip

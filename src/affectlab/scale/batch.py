@@ -4,8 +4,10 @@
 ``score`` on Ray, with one set of output columns: the input's, unchanged (a .txt file has one, ``text``), then
 ``score_<label>`` for each label (4 decimals: ``affectlab.labels.SCORE_DECIMALS``), ``labels`` (the predicted names,
 highest score first; joined with "," except in JSON Lines, where they are a list), ``lang`` (the language each text
-was read as), ``supported`` (whether the model was trained on it; only for a model that says), ``intensity_<label>``
-per emotion (when asked for), ``notes`` (what :func:`affectlab.detect` notes of the text, joined with "; ") and
+was read as: a tag given as given, ``und`` where none could be told, a long text's the language of most of its
+characters), ``supported`` (whether the model was trained on it; only for a model that says), ``intensity_<label>``
+per emotion (when asked for), ``notes`` (what :func:`affectlab.detect` notes of the text, joined with "; ": why no
+language was told, a long text's languages and their shares, "languages: en 40 %, fi 20 %, ...") and
 ``error`` (why a row was not scored: missing, empty or not text). Each row's scores are those ``affectlab.detect``
 gives the text alone.
 
@@ -58,14 +60,18 @@ def explanation_type(labels: Sequence[str]) -> pa.DataType:
 
 
 def sentences_type(
-    labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool, explain: bool = False
-) -> pa.DataType:
+    labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool, explain: bool = False,
+    supported: bool = False,
+) -> pa.DataType:  # fmt: skip
     """The Arrow type of the ``sentences`` column in Parquet: a list of the sentences' records
-    (:meth:`~affectlab.detectors.detect.Sentence.to_dict`); JSON Lines writes them as they are, CSV as JSON."""
+    (:meth:`~affectlab.detectors.detect.Sentence.to_dict`; ``supported`` for a model that says which languages it
+    was trained on); JSON Lines writes them as they are, CSV as JSON."""
     fields = [pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
               pa.field("labels", pa.list_(pa.string())),
               pa.field("scores", pa.struct([pa.field(label, pa.float64()) for label in labels])),
               pa.field("lang", pa.string())]  # fmt: skip
+    if supported:
+        fields.append(pa.field("supported", pa.bool_()))
     if intensity:
         fields.append(pa.field("intensities", pa.struct([pa.field(label, pa.int64()) for _, label in emotions])))
     if explain:
@@ -152,7 +158,7 @@ class BatchScorer:
         supported = [("supported", "bool")] if self._trained is not None else []
         rated = [(f"intensity_{label}", "int") for _, label in self._emotions] if self.intensity else []
         explain = self.explained is not None
-        arc = sentences_type(self.labels, self._emotions, self.intensity, explain)
+        arc = sentences_type(self.labels, self._emotions, self.intensity, explain, self._trained is not None)
         arcs = [("sentences", arc)] if self.sentences else []
         why = [("explanation", explanation_type(self.labels))] if explain else []
         return [*read_as, *supported, *rated, *arcs, *why, ("notes", "string")]
