@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from affectlab.detectors.base import Inputs
 from affectlab.detectors.serialization import arrays_to_strings, strings_to_arrays
-from affectlab.text import WORD_PATTERN, normalise
+from affectlab.text import WORD_PATTERN, canonical_text, normalise
 
 FEATURE_DEFAULTS: dict[str, Any] = {
     "word_ngrams": (1, 2),
@@ -29,6 +29,7 @@ FEATURE_DEFAULTS: dict[str, Any] = {
     "min_df": 1,
     "max_features": 300_000,
     "context_weight": 1.0,
+    "canonical": False,
 }
 
 
@@ -213,9 +214,9 @@ class NgramFeatures:
         self.params = params
         self.blocks_: dict[str, FittedBlock] = {}
 
-    @staticmethod
-    def _columns(inputs: Inputs) -> dict[str, list[str]]:
-        texts = [normalise(t) for t in inputs.texts]
+    def _columns(self, inputs: Inputs) -> dict[str, list[str]]:
+        read = canonical_text if self.params.get("canonical") else str
+        texts = [normalise(read(t)) for t in inputs.texts]
         context = [normalise(" ".join(turns)) for turns in inputs.contexts]
         return {"word": texts, "char": texts, "context": context}
 

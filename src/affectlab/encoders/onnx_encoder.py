@@ -20,12 +20,15 @@ from typing import Any
 import numpy as np
 
 from affectlab.errors import ModelFileError
-from affectlab.text import ENCODER_MAX_CHARS
+from affectlab.text import ENCODER_MAX_CHARS, canonical_text
 
 ONNX_FILE = "model.int8.onnx"
 CONFIG_FILE = "encoder.json"
 HEADS_FILE = "heads.npz"
 FORMAT = "affectlab-onnx-encoder"
+READS = "reads"
+"""The config key that says what the encoder reads of a text: ``"canonical"`` (:func:`affectlab.text.canonical_text`,
+issue 41), or absent (the text as it is)."""
 BATCH_SIZE = 32
 
 
@@ -52,7 +55,12 @@ class OnnxEncoder:
     @property
     def id(self) -> str:
         """Identifies the exact weights and tokenizer, for the embedding cache."""
-        return f"onnx-{self.config['onnx_sha256'][:16]}-sentencepiece"
+        return f"onnx-{self.config['onnx_sha256'][:16]}-sentencepiece" + ("-canonical" if self.reads_canonical else "")
+
+    @property
+    def reads_canonical(self) -> bool:
+        """Whether the encoder reads each text's :func:`~affectlab.text.canonical_text` (its config's ``reads``)."""
+        return self.config.get(READS) == "canonical"
 
     def heads(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The heads fine-tuned with the encoder: task -> ``(weight (n_labels, features), bias (n_labels,))``."""
@@ -95,6 +103,8 @@ class OnnxEncoder:
     def token_ids(self, texts: list[str]) -> list[list[int]]:
         """The token ids of each text (``<s> ... </s>``, cut to the encoder's length)."""
         self._load()
+        if self.reads_canonical:
+            texts = [canonical_text(text) for text in texts]
         clipped = [text[:ENCODER_MAX_CHARS] for text in texts]
         return self._tokenizer.encode(clipped, int(self.config["max_tokens"]))
 

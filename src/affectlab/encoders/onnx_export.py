@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.encoders.multitask import ENCODER_CONFIG, ENCODER_WEIGHTS, TRAINING_RECORD, read_heads
-from affectlab.encoders.onnx_encoder import CONFIG_FILE, FORMAT, HEADS_FILE, ONNX_FILE
+from affectlab.encoders.onnx_encoder import CONFIG_FILE, FORMAT, HEADS_FILE, ONNX_FILE, READS
 from affectlab.encoders.row_int8 import per_row_file
 from affectlab.errors import InputError
 
@@ -167,6 +167,7 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
         "hidden_size": encoder.config.hidden_size,
         "max_tokens": encoder.config.max_position_embeddings - encoder.config.pad_token_id - 1,
         "pooling": "mean",
+        READS: "canonical",
         "vocabulary_fingerprint": fingerprint,
         "tasks": {task["name"]: task for task in record.get("tasks", [])},
         "onnx_sha256": hashlib.sha256((out / ONNX_FILE).read_bytes()).hexdigest(),
