@@ -110,7 +110,8 @@ def test_labels_asked_for_are_explained_beside_the_given_ones_and_unknown_ones_r
 
 
 def test_short_texts_emoji_and_no_words() -> None:
-    one, emoji, marks = affectlab.detect(["Furious", "😂😂", "!!!"], explain=True)
+    # one word is und (issue 41); the language is given so that the English head explains it
+    one, emoji, marks = affectlab.detect(["Furious", "😂😂", "!!!"], explain=True, lang="en")
     assert [s.text for s in one.explanation[one.labels[0]]] == ["Furious"]
     assert one.explanation["anger"][0].weight > 0.1
     assert [s.text for s in emoji.explanation[emoji.labels[0]]] == ["😂", "😂"]

