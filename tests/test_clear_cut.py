@@ -5,8 +5,8 @@ alone), read as its language, which the model says it was trained on. A fixture 
 joined by ``+``.
 
 Misses of the shipped default are listed in ``KNOWN_MISSES`` and expected to fail (strictly: a rebuilt default
-that gets one right must take it off the list), so the list is the default's record on these sentences: 14 of
-172 (``benchmarks/decision_transfer.py``, ``clear_cut``)."""
+that gets one right must take it off the list), so the list is the default's record on these sentences: 10 of
+172 since issue 41 rebuilt the ekman head (14 before; ``benchmarks/decision_transfer.py``, ``clear_cut``)."""
 
 import json
 from pathlib import Path
@@ -31,11 +31,7 @@ KNOWN_MISSES: dict[tuple[str, str], str] = {
     ("es", "anger-2"): "disgust: BRIGHTER's Spanish annotators give disgust very often; its anger threshold is high",
     ("es", "anger-3"): "fear: 'me da muchísima rabia'",
     ("es", "anger-4"): "fear: '¡qué rabia!'",
-    ("es", "none-3"): "disgust: Spanish has no neutral training texts (its none comes from a gate)",
-    ("de", "anger-2"): "disgust: 'stinksauer'",
     ("de", "fear-2"): "sadness: 'Todesangst'",
-    ("de", "none-4"): "anger: a polite request about an invoice",
-    ("pt-BR", "disgust-4"): "anger: 'que nojento' after a plain description",
 }
 
 
