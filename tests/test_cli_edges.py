@@ -18,7 +18,7 @@ import typer
 import affectlab
 from affectlab.cli.output import OutputWriteError, ReaderGone, guarded_stdout, print_json, stdout
 from affectlab.detectors import create_detector, read_detector
-from affectlab.detectors.detect import Detection
+from affectlab.detectors.results import Detection
 from affectlab.detectors.serialization import read_model_dir, write_model_dir
 from affectlab.errors import AffectlabError, ArgumentTypeError, ModelFileError
 from affectlab.labels import EKMAN

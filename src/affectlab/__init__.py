@@ -15,7 +15,7 @@ __all__ = ["__version__", "detect", "detect_file", "detect_open", "load_detector
 
 if TYPE_CHECKING:
     from affectlab.detectors import Detector
-    from affectlab.detectors.detect import Detection
+    from affectlab.detectors.results import Detection
 
 
 def detect(texts: Any, taxonomy: str = "ekman", **options: Any) -> list[Detection]:

@@ -12,8 +12,9 @@ from rich.text import Text
 
 from affectlab.cli.explain_view import print_explanation
 from affectlab.cli.output import print_json, print_left_out, stdout, styled
-from affectlab.detectors.detect import Detection, Sentence, detect
+from affectlab.detectors.detect import detect
 from affectlab.detectors.resolve import resolve_detector
+from affectlab.detectors.results import Detection, Sentence
 from affectlab.errors import InputError
 
 if TYPE_CHECKING:

@@ -35,11 +35,11 @@ from affectlab.detectors.detect import (
     check_sentences,
     detection,
     explained_labels,
-    explanation_dict,
     labelled_texts,
     too_long,
 )
 from affectlab.detectors.documents import MAX_TEXT_CHARS
+from affectlab.detectors.results import explanation_dict
 from affectlab.errors import InputError, Interrupted
 from affectlab.io.outputs import output_lock
 from affectlab.io.resume import RunIdentity, Sidecar
