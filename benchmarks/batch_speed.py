@@ -25,11 +25,11 @@ import json
 import statistics
 from pathlib import Path
 
-from cli_cold_start import REPO
+from affectlab.model_package import shipped_path
 from default_encoder_speed import bare_encoder, cold_start, run_detect_file, run_header, texts_and_trees
 from speed import tweet_texts
 
-PER_ROW_GRAPH = REPO / "src" / "affectlab" / "encoders" / "e5_affect" / "model.int8.onnx"
+PER_ROW_GRAPH = shipped_path("e5_affect/model.int8.onnx")
 ROUNDS = 3
 
 

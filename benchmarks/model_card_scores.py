@@ -1,5 +1,6 @@
 """Print the test-score table of MODEL_CARD.md from the scores recorded by ``affectlab build-default``
-(``src/affectlab/detectors/default_heads/scores.json``), beside the papers' numbers and the issue's targets.
+(``default_heads/scores.json`` of the model package ``affectlab-models``), beside the papers' numbers and the
+issue's targets.
 
     python benchmarks/model_card_scores.py
 """

@@ -1,7 +1,9 @@
 """Building the embedded default (:mod:`affectlab.detectors.default`) from the datasets: what ``affectlab
 build-default`` runs. With ``fine_tune``, the shared encoder is fine-tuned first and exported to int8 ONNX
 (:mod:`affectlab.build.export`); each head is then built on it and scored (:mod:`affectlab.build.heads`), and the
-test scores of every head are recorded beside them (``scores.json``) for the model card.
+test scores of every head are recorded beside them (``scores.json``) for the model card. Built into the model
+package (the default), the files replace the shipped ones in place and its manifest is rewritten
+(:mod:`affectlab.build.manifest`), naming this build.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from affectlab.build.encoder import check_run_folders
 from affectlab.build.english import ENGLISH_ENCODER_HEAD
 from affectlab.build.export import fine_tune_encoder
 from affectlab.build.heads import ENCODER, build_head, ensemble_weights, score_head
+from affectlab.build.manifest import check_new_version, package_root, write_manifest
 from affectlab.detectors.default import HEADS_DIR, RECIPES, SCORES_FILE, TAXONOMIES
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.encoders.sentence import E5_AFFECT_DIR
@@ -44,6 +47,9 @@ def build_default(
     (its ``trained_dir``) with a short schedule of its own. ``english_encoder`` (a saved ``hf`` GoEmotions model
     or an encoder directory to fine-tune) joins the goemotions head as an optional member."""
     _check_build_options(heads, english_encoder, fine_tune, trained_dir, resume, continue_from)
+    shipped = _shipped_models(out_dir, encoder_dir if fine_tune else None, fine_tune)
+    if shipped:
+        check_new_version(package_root())  # before hours of training
     encoder = ENCODER if encoder_dir is None else str(encoder_dir)
     if fine_tune:
         check_run_folders(trained_dir, resume, continue_from)  # at once, not after minutes of loading
@@ -54,7 +60,34 @@ def build_default(
         _record_scores(
             out / SCORES_FILE, name, build_and_score_head(name, out, data_dir, progress, extra_encoder, encoder)
         )
+    if shipped:
+        command = _build_command(data_dir, heads, fine_tune, continue_from, english_encoder)
+        write_manifest(built=dict.fromkeys(shipped, command))
     return json.loads((out / SCORES_FILE).read_text(encoding="utf-8"))
+
+
+def _shipped_models(
+    out_dir: str | os.PathLike[str], encoder_dir: str | os.PathLike[str] | None, fine_tune: bool
+) -> list[str]:
+    """The model package's folders a build writes into: the heads' and, fine-tuning, the encoder's."""
+    into = {"default_heads": Path(out_dir), "e5_affect": Path(encoder_dir or E5_AFFECT_DIR) if fine_tune else None}
+    shipped = {"default_heads": HEADS_DIR, "e5_affect": E5_AFFECT_DIR}
+    return [name for name, path in into.items() if path is not None and path.resolve() == shipped[name].resolve()]
+
+
+def _build_command(
+    data_dir: str | os.PathLike[str] | None,
+    heads: tuple[str, ...],
+    fine_tune: bool,
+    continue_from: str | os.PathLike[str] | None,
+    english_encoder: str | os.PathLike[str] | None,
+) -> str:
+    """The ``affectlab build-default`` command line of this build, for the manifest."""
+    words = ["affectlab build-default", *(["--data-dir", str(data_dir)] if data_dir else [])]
+    words += [] if heads == TAXONOMIES else [f"--head {name}" for name in heads]
+    words += (["--fine-tune"] if fine_tune else []) + ([f"--continue-from {continue_from}"] if continue_from else [])
+    words += [f"--english-encoder {english_encoder}"] if english_encoder else []
+    return " ".join(words)
 
 
 def _check_build_options(

@@ -16,7 +16,8 @@ data gives the same file, byte for byte.
     pip install -e ".[langid-build]"
     python -m affectlab.build.langid_model --data-dir ../shared/data
 
-writes ``src/affectlab/langid_ngrams.npz`` (about 1.4 MB).
+writes the model package's ``langid/langid_ngrams.npz`` (about 1.4 MB) and its manifest
+(:mod:`affectlab.build.manifest`; give the package a new version first).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from affectlab.build.manifest import check_new_version, package_root, write_manifest
+from affectlab.errors import InputError
 from affectlab.langid import MODEL_FILE, word_ngrams, words
 from affectlab.languages import BY_CODE
 
@@ -196,8 +199,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir", required=True, help="the folder holding semeval2025_task11/")
     parser.add_argument("--out", default=str(MODEL_FILE))
     args = parser.parse_args(argv)
-    arrays = build(args.data_dir)
-    save_deterministic(Path(args.out), arrays)
+    shipped = Path(args.out) == MODEL_FILE
+    try:
+        if shipped:
+            check_new_version(package_root())  # before minutes of counting
+        arrays = build(args.data_dir)
+        save_deterministic(Path(args.out), arrays)
+        if shipped:
+            write_manifest(built={"langid": f"python -m affectlab.build.langid_model --data-dir {args.data_dir}"})
+    except InputError as exc:
+        parser.error(str(exc))
     print(f"{args.out}: {len(arrays['tags'])} languages, {len(arrays['ngrams'])} n-grams, "
           f"{Path(args.out).stat().st_size / 1e6:.2f} MB")  # fmt: skip
 

@@ -28,9 +28,10 @@ import numpy as np
 
 from affectlab.encoders.checkpoint import ENCODER_CONFIG, ENCODER_WEIGHTS, HEADS_WEIGHTS, TRAINING_RECORD
 from affectlab.encoders.onnx_encoder import CONFIG_FILE, HEADS_FILE, ONNX_FILE
+from affectlab.encoders.sentence import E5_AFFECT_DIR
 from affectlab.errors import InputError
 
-SHIPPED_DIR = Path(__file__).resolve().parent.parent / "encoders" / "e5_affect"
+SHIPPED_DIR = E5_AFFECT_DIR
 """The shipped encoder: the int8 graph, its heads and ``encoder.json``."""
 _MODULE_OF_NODE = re.compile(r"^/encoder/(?P<module>encoder/layer\.\d+/.+?)/MatMul_quant")
 

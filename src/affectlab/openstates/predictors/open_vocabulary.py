@@ -34,11 +34,12 @@ from typing import Any
 import numpy as np
 
 from affectlab.errors import InputError, ModelFileError
+from affectlab.model_package import shipped_path
+from affectlab.openstates.languages import STATE_TEMPLATES
 from affectlab.openstates.predictors.base import Ranked, TermScore, write_config
 from affectlab.openstates.predictors.closed_members import NgramMember, VectorMember
 from affectlab.openstates.predictors.embedded import NO_FEELING, mask_contexts
 from affectlab.openstates.predictors.open_scoring import (
-    STATE_TEMPLATE,
     Blend,
     Examples,
     blend_scores,
@@ -48,7 +49,8 @@ from affectlab.openstates.predictors.open_scoring import (
     unit_rows,
 )
 
-HEADS_DIR = Path(__file__).parent / "heads"
+HEADS_DIR = shipped_path("open_states")
+"""The shipped predictor, in the model package (:mod:`affectlab.model_package`)."""
 ARRAYS = "open_states.npz"
 KEPT_COPIES = 8
 """Copies with a user's states kept by :meth:`OpenVocabularyPredictor.with_states`."""
@@ -214,7 +216,7 @@ class OpenVocabularyPredictor:
             "ngrams": {lang: m.ngrams for lang, m in self.members_.items()},
             "vector_seen": {lang: m.seen for lang, m in self.vector_members_.items()},
             "blends": {lang: dataclasses.asdict(b) for lang, b in self.blends_.items()},
-            "state_template": STATE_TEMPLATE,
+            "state_template": STATE_TEMPLATES,
             "training": self.training_,
         }
         write_config(path, self.kind, settings)
