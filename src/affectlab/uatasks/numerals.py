@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from affectlab.errors import InputError
 from affectlab.extras import require
+from affectlab.loaded_once import loaded_once
+from affectlab.uatasks.ukr_morphology import ukrainian_analyzer
 
 LAST = -1
 """The needle meaning "the last letter/word" (the published instances store it as ``needle: -1``)."""
@@ -42,14 +44,13 @@ class NumeralForm:
     number: str | None
 
 
-@lru_cache(maxsize=1)
 def _morph() -> Any:
-    """One shared pymorphy3 analyser for Ukrainian (loading the dictionary takes a noticeable moment)."""
-    pymorphy3 = require("pymorphy3", "ua", _PURPOSE)
-    return pymorphy3.MorphAnalyzer(lang="uk")
+    """The one pymorphy3 analyser for Ukrainian (:func:`~affectlab.uatasks.ukr_morphology.ukrainian_analyzer`)."""
+    require("pymorphy3", "ua", _PURPOSE)  # without the extra, the one line names what needed it
+    return ukrainian_analyzer()
 
 
-@lru_cache(maxsize=1)
+@loaded_once
 def _numbers() -> Any:
     """One shared ``ukr_numbers.nums.Numbers`` that raises on failure and reads -1 as "last"."""
     nums = require("ukr_numbers.nums", "ua", _PURPOSE)
@@ -59,7 +60,7 @@ def _numbers() -> Any:
     return nums.Numbers(graceful_failure=False, negative_one_is_last=True)
 
 
-@lru_cache(maxsize=1)
+@loaded_once
 def _numeral_lemmas() -> dict[str, str]:
     """Dictionary forms of the one-word Ukrainian numerals from num2words, mapped to their kind.
 

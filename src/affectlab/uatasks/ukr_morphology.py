@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from affectlab.extras import require
+from affectlab.loaded_once import loaded_once
 
 UKRAINIAN_WORD = re.compile(r"[^\W\d_]+(?:['’ʼ`-][^\W\d_]+)*")
 """A word: letters, with apostrophes or hyphens inside (``любов'ю``, ``з-під``)."""
@@ -46,11 +47,16 @@ _PREPOSITION_CASES: dict[str, frozenset[str]] = {
 }
 
 
-@lru_cache(maxsize=1)
 def _analyzer() -> Any:
-    """The pymorphy3 Ukrainian analyser (loaded once; it takes a moment and some memory)."""
-    pymorphy3 = require("pymorphy3", "ua", "UA-CBT generation")
-    return pymorphy3.MorphAnalyzer(lang="uk")
+    require("pymorphy3", "ua", "UA-CBT generation")  # without the extra, the one line names what needed it
+    return ukrainian_analyzer()
+
+
+@loaded_once
+def ukrainian_analyzer() -> Any:
+    """The pymorphy3 analyser for Ukrainian, loaded once per process (its dictionary takes a moment and some
+    memory): UA-CBT's inflections and LMES's numerals share it."""
+    return require("pymorphy3", "ua", "Ukrainian morphology").MorphAnalyzer(lang="uk")
 
 
 @lru_cache(maxsize=65536)

@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from affectlab.errors import InputError
-
-LANGUAGES = ("en", "es")
+from affectlab.openstates.languages import OPEN_LANGS
 
 
 @dataclass(frozen=True)
@@ -119,5 +118,5 @@ EKMAN_WORDS: dict[str, dict[str, str]] = {
 def templates_for(lang: str, single: bool = False) -> tuple[Template, ...]:
     """The search templates of ``lang`` (``single``: the relaxed "I feel X" forms)."""
     if lang not in TEMPLATES:
-        raise InputError(f"unknown language {lang!r} for affective-state collection (known: {', '.join(LANGUAGES)})")
+        raise InputError(f"unknown language {lang!r} for affective-state collection (known: {', '.join(OPEN_LANGS)})")
     return (SINGLE_TEMPLATES if single else TEMPLATES)[lang]

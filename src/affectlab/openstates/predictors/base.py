@@ -12,11 +12,9 @@ from typing import Any, Protocol
 
 from affectlab.errors import InputError
 from affectlab.openstates.collect.masking import SENTINEL, count_masks, sentinel
+from affectlab.openstates.languages import OPEN_LANGS, OPEN_LANGUAGES
 
 CONFIG = "open_states.json"
-APPENDED = {"en": "I feel {mask}.", "es": "Me siento {mask}."}
-"""Appended to a text without masks (section 4.2.2 appends "I feel <extra_id_0>"; Spanish: "Me siento")."""
-LANGS = tuple(APPENDED)
 
 
 @dataclass(frozen=True)
@@ -46,14 +44,15 @@ class StatePredictor(Protocol):
 
 
 def prepare(text: str, lang: str) -> str:
-    """``text`` ready for a predictor: its sentinels checked (numbered from 0, at most 100), or "I feel
-    <extra_id_0>." appended when it has none."""
-    if lang not in APPENDED:
-        raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(LANGS)})")
+    """``text`` ready for a predictor: its sentinels checked (numbered from 0, at most 100), or its language's
+    "I feel <extra_id_0>." appended when it has none (:meth:`~affectlab.openstates.languages.OpenLanguage.appended`:
+    section 4.2.2; Spanish "Me siento")."""
+    if lang not in OPEN_LANGUAGES:
+        raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(OPEN_LANGS)})")
     if not isinstance(text, str) or not text.strip():
         raise InputError("the text is empty")
     if count_masks(text) == 0:
-        return f"{text.rstrip()} {APPENDED[lang].format(mask=sentinel(0))}"
+        return f"{text.rstrip()} {OPEN_LANGUAGES[lang].appended(sentinel(0))}"
     return text
 
 

@@ -34,13 +34,15 @@ import numpy as np
 
 from affectlab.errors import InputError, ModelFileError
 from affectlab.openstates.collect.masking import SENTINEL
-from affectlab.openstates.predictors.base import LANGS, Ranked, TermScore, n_masks, write_config
+from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
+from affectlab.openstates.languages import OPEN_LANGS
+from affectlab.openstates.predictors.base import Ranked, TermScore, n_masks, write_config
 
 WINDOW = 40
 PLACEHOLDER = "___"
-NO_FEELING = {"en": "nothing", "es": "nada"}
-"""The word of the no-emotion class: trained on (so the fixed-label evaluation can choose it), never given as an
-open-ended answer."""
+NO_FEELING = {lang: EKMAN_WORDS[lang]["none"] for lang in OPEN_LANGS}
+"""The word of the no-emotion class (App. C.1's "nothing"; Spanish "nada"): trained on (so the fixed-label evaluation
+can choose it), never given as an open-ended answer."""
 ARRAYS = "heads.npz"
 C = 4.0
 """Inverse regularisation of the logistic regression."""
@@ -164,14 +166,16 @@ class EmbeddedStatePredictor:
 
 
 def training_examples(
-    recipe_dir: str | Path, data_dir: str | Path | None, langs: Sequence[str] = LANGS
+    recipe_dir: str | Path, data_dir: str | Path | None, langs: Sequence[str] = OPEN_LANGS
 ) -> dict[str, tuple[list[str], list[str]]]:
     """The examples of the module docstring: recipe train masks + verbalised GoEmotions / SemEval-2025 esp."""
     recipe, labelled = recipe_examples(recipe_dir, langs), labelled_examples(data_dir, langs)
     return {lang: (recipe[lang][0] + labelled[lang][0], recipe[lang][1] + labelled[lang][1]) for lang in langs}
 
 
-def recipe_examples(recipe_dir: str | Path, langs: Sequence[str] = LANGS) -> dict[str, tuple[list[str], list[str]]]:
+def recipe_examples(
+    recipe_dir: str | Path, langs: Sequence[str] = OPEN_LANGS
+) -> dict[str, tuple[list[str], list[str]]]:
     """One ``(context, state)`` per mask of the recipe's train posts (a language without a file has none)."""
     from affectlab.openstates.collect.dataset import read_records
 
@@ -187,12 +191,11 @@ def recipe_examples(recipe_dir: str | Path, langs: Sequence[str] = LANGS) -> dic
 
 
 def labelled_examples(
-    data_dir: str | Path | None, langs: Sequence[str] = LANGS
+    data_dir: str | Path | None, langs: Sequence[str] = OPEN_LANGS
 ) -> dict[str, tuple[list[str], list[str]]]:
     """Each training text of GoEmotions (English) or SemEval-2025 esp (Spanish) with the App. C / Table 10 word of
     each of its labels."""
     from affectlab.datasets import resolve_dataset
-    from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
 
     examples: dict[str, tuple[list[str], list[str]]] = {lang: ([], []) for lang in langs}
     for lang in langs:

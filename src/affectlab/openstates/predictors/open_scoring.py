@@ -9,10 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from affectlab.errors import InputError
-from affectlab.openstates.predictors.base import LANGS
+from affectlab.openstates.languages import OPEN_LANGS, STATE_TEMPLATES
 
-STATE_TEMPLATE = {"en": "I feel {}.", "es": "Me siento {}."}
-"""How a candidate state is embedded."""
 TAU = 0.05
 """Temperature of the map's softmax (cosines of unit vectors / TAU)."""
 Examples = dict[str, tuple[list[str], list[str]]]
@@ -68,11 +66,12 @@ def columns(known: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
 
 
 def embed_states(states: Sequence[str], lang: str) -> np.ndarray:
-    """Unit vectors of states written as the language's :data:`STATE_TEMPLATE`."""
+    """Unit vectors of states written as the language's state template
+    (:data:`~affectlab.openstates.languages.STATE_TEMPLATES`)."""
     from affectlab.encoders.sentence import embed
 
-    if lang not in STATE_TEMPLATE:
-        raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(LANGS)})")
-    return (
-        unit_rows(embed([STATE_TEMPLATE[lang].format(s) for s in states])) if states else np.zeros((0, 384), np.float32)
-    )
+    if lang not in STATE_TEMPLATES:
+        raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(OPEN_LANGS)})")
+    if not states:
+        return np.zeros((0, 384), np.float32)
+    return unit_rows(embed([STATE_TEMPLATES[lang].format(s) for s in states]))
