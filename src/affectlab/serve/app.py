@@ -24,6 +24,8 @@ them); bad JSON, wrong types (``"2"`` or ``true`` for a number too), strings tha
 surrogate such as ``"\\ud800"``), an empty batch and input the detector refuses (an empty text, an unknown taxonomy)
 give 422; a body that cannot be parsed at all (not UTF-8, nested too deep) gives 400. Every error body, 404 and 405
 included, is ``{"error": message}`` (the OpenAPI schema documents 400, 413 and 422), and the server keeps serving.
+Every answer's body has a model in the OpenAPI schema, derived from the records' one declaration
+(:mod:`affectlab.serve.models`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from starlette.exceptions import HTTPException
 from affectlab.detectors.base import Detector
 from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.errors import AffectlabError
+from affectlab.openstates.languages import OPEN_LANGS
+from affectlab.serve.models import DETECT_RESPONSE, HEALTH_RESPONSE, MODELS_RESPONSE, OPEN_RESPONSE, response_model
 from affectlab.text import check_lang
 from affectlab.versions import __version__
 
@@ -189,27 +193,9 @@ class ServedModels:
             return self._open
 
 
-def create_app(
-    model: ModelRef = "default",
-    max_batch: int = MAX_BATCH,
-    max_chars: int = MAX_CHARS,
-    preload: bool = True,
-    concurrency: int = CONCURRENCY,
-) -> FastAPI:
-    """The service for ``model`` (``default``, a saved model's folder or a detector object), running at most
-    ``concurrency`` detections at once. What it serves is resolved once, here (``preload``; else at the first
-    request that needs it) and held by the app: no request loads a model."""
-    from affectlab.detectors.detect import detect
-    from affectlab.openstates.detect import detect_open
-
-    served = ServedModels(model)
-    if preload:  # before the server starts: a bad model is one error line, not a failed start
-        served.load_all()
-    turns = anyio.CapacityLimiter(concurrency)  # a request waiting for its turn waits on the loop, not in a thread
-    page_html = resources.files("affectlab.serve").joinpath("page.html").read_text(encoding="utf-8")
-
-    app = FastAPI(title="affectlab", version=__version__,
-                  description="Emotion and affect detection in 28 languages (SemEval-2025 Task 11).")  # fmt: skip
+def _answer_errors(app: FastAPI) -> None:
+    """Every refusal as ``{"error": "<one line>"}``: 422 for a bad request or input, 413 past a limit, and the
+    status of 404, 405 and 400 (a body that cannot be parsed)."""
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -230,17 +216,47 @@ def create_app(
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
+
+def create_app(
+    model: ModelRef = "default",
+    max_batch: int = MAX_BATCH,
+    max_chars: int = MAX_CHARS,
+    preload: bool = True,
+    concurrency: int = CONCURRENCY,
+) -> FastAPI:
+    """The service for ``model`` (``default``, a saved model's folder or a detector object), running at most
+    ``concurrency`` detections at once. What it serves is resolved once, here (``preload``; else at the first
+    request that needs it) and held by the app: no request loads a model."""
+    from affectlab.detectors.detect import detect
+    from affectlab.openstates.detect import detect_open
+
+    served = ServedModels(model)
+    if preload:  # before the server starts: a bad model is one error line, not a failed start
+        served.load_all()
+    turns = anyio.CapacityLimiter(concurrency)  # a request waiting for its turn waits on the loop, not in a thread
+    page_html = resources.files("affectlab.serve").joinpath("page.html").read_text(encoding="utf-8")
+
+    # JSONResponse writes the JSON (json.dumps, as affectlab does everywhere): pydantic's own, FastAPI's default
+    # with a response model, writes some floats otherwise (2.9e-05 as 0.000029)
+    app = FastAPI(title="affectlab", version=__version__, default_response_class=JSONResponse,
+                  description="Emotion and affect detection in 28 languages (SemEval-2025 Task 11).")  # fmt: skip
+
+    _answer_errors(app)
+
     @app.head("/healthz", include_in_schema=False)
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=response_model(HEALTH_RESPONSE))
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
-    @app.get("/v1/models")
+    @app.get("/v1/models", response_model=response_model(MODELS_RESPONSE))
     async def models() -> dict[str, Any]:
-        return {"model": served.name, "taxonomies": list(served.taxonomies), "open_languages": ["en", "es"],
+        return {"model": served.name, "taxonomies": list(served.taxonomies), "open_languages": list(OPEN_LANGS),
                 "limits": {"max_batch": max_batch, "max_chars": max_chars, "concurrency": concurrency}}  # fmt: skip
 
-    @app.post("/v1/detect", responses=ERRORS)
+    # exclude_unset: a result's optional keys are left out where its to_dict leaves them out, and a null it
+    # writes (a Detection's "supported") stays
+    @app.post("/v1/detect", responses=ERRORS, response_model=response_model(DETECT_RESPONSE),
+              response_model_exclude_unset=True)  # fmt: skip
     async def detect_endpoint(request: DetectRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
 
@@ -254,7 +270,8 @@ def create_app(
 
         return await anyio.to_thread.run_sync(work, limiter=turns)
 
-    @app.post("/v1/open", responses=ERRORS)
+    @app.post("/v1/open", responses=ERRORS, response_model=response_model(OPEN_RESPONSE),
+              response_model_exclude_unset=True)  # fmt: skip
     async def open_endpoint(request: OpenRequest) -> dict[str, Any]:
         texts = _texts(request, max_batch, max_chars)
 
