@@ -293,7 +293,7 @@ def english_disgust_rules(data_dir: str, work: Path) -> dict[str, Any]:
 def _ngram_disgust_refitted(member: EnsembleDetector, train: Any, texts: dict[str, Any]) -> dict[str, np.ndarray]:
     """The en n-gram member's disgust probability on ``texts`` once its disgust classifier is refitted (same
     vocabulary and settings) on the rows that annotate disgust: GoEmotions-Ekman train, not SemEval-2025 English."""
-    from affectlab.detectors.base import as_inputs
+    from affectlab.detectors.batch import as_inputs
     from affectlab.detectors.linear import fit_linear, linear_proba
 
     j = EKMAN.labels.index("disgust")

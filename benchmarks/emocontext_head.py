@@ -75,10 +75,12 @@ def measure(data_dir: str, c_values: list[float]) -> dict[str, dict[str, Any]]:
         results[name] = {
             "weights": model.weights_.tolist(),
             "dev_tuned_on_dev": primary_score(
-                METRIC, gold_dev, model.decide(combine(dev, model.weights_), data["dev"]), space
+                METRIC, gold_dev, model.decision_.apply(combine(dev, model.weights_), space), space
             ),
             "dev_halves": dev_halves(dev, gold_dev, space, model.rule()),
-            "test": primary_score(METRIC, gold_test, model.decide(combine(test, model.weights_), data["test"]), space),
+            "test": primary_score(
+                METRIC, gold_test, model.decision_.apply(combine(test, model.weights_), space), space
+            ),
             **alone,
             "seconds": round(time.perf_counter() - started, 1),
         }

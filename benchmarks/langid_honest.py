@@ -30,7 +30,7 @@ from pathlib import Path
 
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.semeval2025 import LANGS, read_split
-from affectlab.detectors.detect import labelled_texts
+from affectlab.detectors.readings import read_texts
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.langid import ARABIZI_CLUES, arabizi_clues, detect_language, undetermined_reason
 from affectlab.metrics.scores import macro_f1_emotions
@@ -68,8 +68,8 @@ def arabizi_routes(data_dir: str, before) -> dict:
     tags = {"before": [before(text) for text in texts], "after": [detect_language(text) for text in texts]}
     scores = {}
     for route, langs in (*tags.items(), *((lang, [lang] * len(texts)) for lang in ("ary", "arq", "und"))):
-        done = labelled_texts(detector, texts, None, langs)
-        predicted = space.encode([[label for label in labels if label in space.labels] for labels in done.labels])
+        done = read_texts(detector, texts, None, langs)
+        predicted = space.encode([[label for label in reading.labels if label in space.labels] for reading in done])
         scores[route] = round(macro_f1_emotions(gold, predicted, space), 3)
     counts = {name: dict(Counter(got).most_common()) for name, got in tags.items()}
     return {"n": len(texts), "tags": counts, "macro_f1_by_route": scores}

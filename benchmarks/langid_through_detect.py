@@ -2,7 +2,7 @@
 (issue 32): what ``affectlab detect --input FILE`` without ``--lang`` scores, against the same head given each set's
 language (``benchmarks/brighter_languages.py``). The official score: macro-F1 over the language's emotion columns.
 
-Each set's texts go through :func:`affectlab.detectors.detect.labelled_texts`, the path of ``detect --input``
+Each set's texts go through :func:`affectlab.detectors.readings.read_texts`, the path of ``detect --input``
 (a text over 1,000 characters read sentence by sentence), without their language, so each text's language is
 identified (:func:`affectlab.langid.detect_languages`) as ``detect --input`` does without ``--lang``.
 ``--identifier before`` runs the identifier of git revision ``--before`` instead
@@ -25,7 +25,7 @@ from pathlib import Path
 from affectlab import langid
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.semeval2025 import LANGS
-from affectlab.detectors.detect import labelled_texts
+from affectlab.detectors.readings import read_texts
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.metrics.scores import macro_f1_emotions
 
@@ -36,9 +36,9 @@ from langid_open_set import BEFORE, identifier_at  # noqa: E402
 
 def score_set(detector, spec, rows, given: bool) -> float:
     """Track A's score of ``detect --input`` on one test set (each row's language given, or identified)."""
-    done = labelled_texts(detector, list(rows["text"]), None, list(rows["lang"]) if given else None)
+    done = read_texts(detector, list(rows["text"]), None, list(rows["lang"]) if given else None)
     space = spec.label_space
-    predicted = space.encode([[label for label in labels if label in space.labels] for labels in done.labels])
+    predicted = space.encode([[label for label in reading.labels if label in space.labels] for reading in done])
     return macro_f1_emotions(space.encode(rows["labels"]), predicted, space)
 
 

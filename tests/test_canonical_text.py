@@ -70,7 +70,7 @@ def test_an_encoder_that_reads_canonical_text_embeds_an_edit_as_its_text(tmp_pat
 
 
 def test_an_ngram_member_can_read_canonical_text():
-    from affectlab.detectors.base import Inputs
+    from affectlab.detectors.batch import Inputs
     from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures
 
     features = NgramFeatures({**FEATURE_DEFAULTS, "canonical": True})

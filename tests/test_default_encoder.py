@@ -22,6 +22,7 @@ pytest.importorskip("onnx")
 
 from affectlab.build.encoder import EncoderRecipe, fine_tune_default_encoder  # noqa: E402
 from affectlab.build.sources import SOURCES, ekman_targets, split_rows  # noqa: E402
+from affectlab.detectors.batch import prepare_batch  # noqa: E402
 from affectlab.encoders.multitask import ENCODER_WEIGHTS, HEADS_WEIGHTS, read_heads  # noqa: E402
 from affectlab.encoders.onnx_encoder import CONFIG_FILE, OnnxEncoder, cpu_session_options  # noqa: E402
 from affectlab.encoders.onnx_export import export_encoder, trained_encoder  # noqa: E402
@@ -122,21 +123,26 @@ def test_embedding_lr_serves_a_fine_tuned_head_and_saves_it(exported, texts, tmp
     np.testing.assert_allclose(read_detector(tmp_path / "model").predict_proba(texts), expected, rtol=1e-5, atol=1e-6)
 
 
+def intensities(detector, texts):
+    """The unrounded intensities ``detector`` scores ``texts`` with, through its one scoring door."""
+    return detector.score(prepare_batch(detector, texts), intensity=True).intensities
+
+
 def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_saves_it(exported, texts, tmp_path):
     detector = create_detector("embedding-lr", encoder=str(exported), head="ekman", intensity_head="intensity")
     detector.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
     weight, bias = OnnxEncoder(exported).heads()["intensity"]  # rows: the six emotions, trained on ratings / 3
     expected = np.clip((OnnxEncoder(exported).encode(texts) @ weight.T + bias) * 3, 0, 3)
-    rated = detector.intensities(texts)
+    rated = intensities(detector, texts)
     assert detector.capabilities.rates_intensity and rated.shape == (len(texts), len(EKMAN))
     np.testing.assert_allclose(rated[:, :6], expected, rtol=1e-5, atol=1e-5)
     assert (rated[:, EKMAN.labels.index("none")] == 0).all()
     detector.save(tmp_path / "model")
-    np.testing.assert_allclose(read_detector(tmp_path / "model").intensities(texts), rated, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(intensities(read_detector(tmp_path / "model"), texts), rated, rtol=1e-6, atol=1e-6)
     plain = create_detector("embedding-lr", encoder=str(exported), head="ekman")
     plain.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
     with pytest.raises(InputError, match="does not rate intensity"):
-        plain.intensities(texts)
+        intensities(plain, texts)
 
 
 def test_eval_scores_a_model_that_rates_intensity_on_track_b_by_pearsons_r(exported, data_dir):

@@ -1,7 +1,7 @@
-"""Every registered detector kind through the one protocol (as scikit-learn's common estimator checks do): a tiny
-fit, save, load, the same probabilities, the same capabilities, and no public attribute set or changed outside
-``fit`` and loading (predicting, deciding, scoring a prepared batch, asking capabilities and saving leave the
-public state as it was). A new kind must join :data:`CASES`: the first test fails until it does."""
+"""Every registered detector kind through the one protocol with the exported checks
+(:func:`affectlab.testing.check_detector`, as scikit-learn's ``check_estimator``): a tiny fit, save, load, the same
+probabilities, the same capabilities, and no public attribute set or changed outside ``fit`` and loading. A new kind
+must join :data:`CASES`: the first test fails until it does."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 from affectlab.detectors import MODELS, Detector, create_detector, read_detector
-from affectlab.detectors.base import Batch, Inputs
-from affectlab.detectors.batch import prepare_batch
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.batch import Batch, Inputs, prepare_batch
 from affectlab.detectors.routed import LanguageRoutedDetector
+from affectlab.testing import check_detector
 from tiny_models import TOY_SPACE as SPACE
 from tiny_models import TOY_Y as Y
 
@@ -33,11 +32,6 @@ TEXTS = [
 LANGS = ["en", "en", "en", "en", "uk", "uk", "uk", "uk"]
 TRAIN = Inputs(TEXTS, [[] for _ in TEXTS], LANGS)
 NEW = ["a joyful happy morning", "furious at the delay", "dark and scary", "Мені страшно"]
-
-
-def _public_state(model: Detector) -> dict[str, str]:
-    """Each public attribute's name and a fingerprint of its value."""
-    return {name: repr(value)[:2000] for name, value in vars(model).items() if not name.startswith("_")}
 
 
 class _EchoTranslator:
@@ -113,24 +107,8 @@ def test_every_registered_kind_is_checked():
 
 
 def _check_protocol(model: Detector, tmp_path: Path, reload: Callable[[Detector], None] = lambda _: None) -> None:
-    """Fit's public state, kept through predicting, deciding, scoring and saving, and a load that gives the same
-    probabilities, public attributes and capabilities."""
-    assert isinstance(model.capabilities, Capabilities)
-    fitted = _public_state(model)
-    probs = model.predict_proba(NEW)
-    assert probs.shape == (len(NEW), len(SPACE))
-    model.decide(probs, NEW)
-    model.decision_scores(probs, NEW)
-    scored = model.score(prepare_batch(model, NEW))
-    np.testing.assert_array_equal(scored.probs, probs)
-    model.diagnostics()
-    model.save(tmp_path / "saved")
-    assert _public_state(model) == fitted, "predicting, scoring or saving changed the public state"
-    loaded = read_detector(tmp_path / "saved")
-    reload(loaded)
-    assert loaded.capabilities == model.capabilities
-    assert set(_public_state(loaded)) == set(fitted), "loading set other public attributes than fit"
-    np.testing.assert_allclose(loaded.predict_proba(NEW), probs, rtol=0, atol=1e-6)
+    """The exported checks (:func:`affectlab.testing.check_detector`), as a user's own kind is checked."""
+    check_detector(model, NEW, tmp_path, reload)
 
 
 @pytest.mark.parametrize("kind", [kind for kind in CASES if kind != "llm"])
@@ -155,7 +133,7 @@ def test_a_loaded_router_answers_its_capabilities_without_building_a_member(tmp_
     assert isinstance(loaded, LanguageRoutedDetector)
     assert loaded.capabilities.trained_languages == frozenset({"en", "uk"})
     assert not loaded._members, "asking what it can do built a member"
-    batch = prepare_batch(loaded, ["happy day", "Мені страшно"], langs=["en", "uk"])
+    batch = prepare_batch(loaded, [{"text": "happy day", "lang": "en"}, {"text": "Мені страшно", "lang": "uk"}])
     assert isinstance(batch, Batch) and {lang: rows.tolist() for lang, rows in batch.routes.items()} == {
         "en": [0],
         "uk": [1],

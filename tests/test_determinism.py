@@ -13,7 +13,7 @@ import pytest
 import affectlab
 from affectlab.cli import main
 from affectlab.datasets import resolve_dataset
-from affectlab.detectors.detect import labelled_texts
+from affectlab.detectors.readings import read_texts
 from affectlab.detectors.resolve import resolve_detector
 
 HEADS = [("ekman", False), ("goemotions", False), ("emocontext", False), ("ekman", True)]
@@ -44,17 +44,17 @@ def shuffled_batches(n: int, seed: int) -> list[list[int]]:
 @pytest.mark.parametrize(("taxonomy", "fast"), HEADS)
 def test_scores_are_the_same_bit_for_bit_alone_and_in_any_batch(texts, taxonomy, fast):
     detector = resolve_detector("default", taxonomy, fast)
-    done = labelled_texts(detector, texts)
-    whole, labels = done.scores, done.labels
+    done = read_texts(detector, texts)
+    whole, labels = np.array([reading.scores for reading in done]), [reading.labels for reading in done]
     for seed in (0, 1):
         scores = np.full_like(whole, np.nan)
         for batch in shuffled_batches(len(texts), seed):
-            scores[batch] = labelled_texts(detector, [texts[i] for i in batch]).scores
+            scores[batch] = [reading.scores for reading in read_texts(detector, [texts[i] for i in batch])]
         np.testing.assert_array_equal(scores, whole)
     for i in range(0, len(texts), 10):
-        alone = labelled_texts(detector, [texts[i]])
-        np.testing.assert_array_equal(alone.scores[0], whole[i])
-        assert alone.labels[0] == labels[i]
+        alone = read_texts(detector, [texts[i]])[0]
+        np.testing.assert_array_equal(alone.scores, whole[i])
+        assert alone.labels == labels[i]
 
 
 def test_a_file_scored_by_the_command_line_agrees_with_the_api_text_by_text(texts, tmp_path, capsys):

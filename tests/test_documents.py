@@ -55,11 +55,11 @@ def test_sentence_spans_are_exact_stripped_and_cover_the_text(text, lang):
 
 
 def test_an_empty_or_blank_text_has_no_sentences_and_a_document_never_has_none():
-    from affectlab.detectors.documents import plan_units
+    from affectlab.detectors.units import read_documents
 
     assert sentence_spans("") == [] and sentence_spans(" \n\t ") == []
-    plan = plan_units(["\u200b" * 1500 + "!"], [""], with_sentences=True)
-    assert [span for _, span in plan.sentences[0]] and plan.whole == [None]
+    docs = read_documents(["\u200b" * 1500 + "!"], [[]], [""], split_long=True, with_sentences=True)
+    assert docs.sentences(0) and docs.whole(0) is None
 
 
 @pytest.mark.parametrize("text", ["word " * 1000, "x" * 5000])

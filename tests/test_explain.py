@@ -11,7 +11,8 @@ import pytest
 import affectlab
 from affectlab.cli import main
 from affectlab.detectors.documents import Span
-from affectlab.detectors.explain import document_explanation, occlusions, without, word_spans
+from affectlab.detectors.explain import document_explanation, without, word_spans
+from affectlab.detectors.units import VARIANT, add_variants, read_documents
 from affectlab.errors import InputError
 from affectlab.serve.app import create_app
 from serving import running
@@ -61,10 +62,13 @@ def test_removing_a_word_leaves_no_double_space_or_space_before_punctuation() ->
 
 
 def test_occlusions_are_one_variant_per_word_of_each_wanted_unit() -> None:
-    done = occlusions(["a b c", "d e"], [True, False])
-    assert done.texts == ["b c", "a c", "a b"]
-    assert done.unit == [0, 0, 0]
-    assert [(s.start, s.end) for s in done.spans] == [(0, 1), (2, 3), (4, 5)]
+    docs = read_documents(["a b c", "d e"], [[], []], ["en", "en"], split_long=True, with_sentences=False)
+    add_variants(docs, with_sentences=False)
+    variants = [unit for unit in docs.units if unit.kind == VARIANT]
+    assert [unit.text for unit in variants] == ["b c", "a c", "a b", "e", "d"]
+    assert [(unit.doc, unit.parent) for unit in variants] == [(0, 0)] * 3 + [(1, 1)] * 2
+    assert docs.variants(0) == [2, 3, 4] and docs.variants(1) == [5, 6]
+    assert [(s.span.start, s.span.end) for s in variants[:3]] == [(0, 1), (2, 3), (4, 5)]
 
 
 def test_a_document_weight_is_the_change_of_the_document_row() -> None:
@@ -201,16 +205,16 @@ def test_the_service_explains_and_refuses_a_value_that_is_not_a_boolean_or_label
 
 
 def test_a_3000_word_text_removes_each_word_from_its_own_sentence_only() -> None:
-    from affectlab.detectors.documents import SENTENCE_MAX_CHARS, plan_units
-    from affectlab.detectors.explain import explained_units
+    from affectlab.detectors.documents import SENTENCE_MAX_CHARS
 
     sentences = [f"On day {i} we walked {i % 7} miles to the old mill and back again." for i in range(230)]
     document = " ".join(sentences)
     assert len(word_spans(document)) >= 3000
-    plan = plan_units([document], [""], with_sentences=False)
-    done = occlusions(plan.units, explained_units(plan.whole, plan.sentences, len(plan.units), False))
-    assert len(done.texts) == len(word_spans(document))
-    assert max(map(len, done.texts)) < SENTENCE_MAX_CHARS  # the cost grows with the length, not its square
+    docs = read_documents([document], [[]], [""], split_long=True, with_sentences=False)
+    add_variants(docs, with_sentences=False)
+    variants = [unit.text for unit in docs.units if unit.kind == VARIANT]
+    assert len(variants) == len(word_spans(document))
+    assert max(map(len, variants)) < SENTENCE_MAX_CHARS  # the cost grows with the length, not its square
     repeated = " ".join(sentences[:10] * 23)  # each distinct variant is scored once: the test stays quick
     result = affectlab.detect(repeated, explain=True, intensity=True)[0]
     assert len(result.explanation[result.labels[0]]) == len(word_spans(repeated)) >= 3000

@@ -46,15 +46,15 @@ def save_model(folder: Path, texts: list[str]) -> Path:
 @contextmanager
 def stopped_in_second_batch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Ctrl-C while the second batch is scored: the first is on disk, with its sidecar."""
-    real, calls = batch_module.labelled_texts, itertools.count(1)
+    real, calls = batch_module.Reader.detections, itertools.count(1)
 
-    def labelled_texts(*args, **kwargs):
+    def detections(*args, **kwargs):
         if next(calls) == 2:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(batch_module, "labelled_texts", labelled_texts)
+        patch.setattr(batch_module.Reader, "detections", detections)
         yield
 
 
@@ -248,7 +248,7 @@ def test_ctrl_c_before_the_first_batch_of_detect_input_leaves_nothing_and_says_s
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(batch_module, "labelled_texts", stopped)
+    monkeypatch.setattr(batch_module.Reader, "detections", stopped)
     assert main(detect_input(texts_csv, tmp_path / f"int{suffix}", "--fast")) == 130
     assert capsys.readouterr().err == (
         f"interrupted: stopped before the first batch was scored: nothing was written, and no int{suffix} or "

@@ -13,7 +13,7 @@ pytest.importorskip("transformers")
 from datasets import Dataset, DatasetDict
 
 from affectlab.datasets import DatasetSpec, resolve_dataset
-from affectlab.detectors.base import as_inputs
+from affectlab.detectors.batch import as_inputs
 from affectlab.detectors.hf import HFEncoderDetector
 from affectlab.detectors.serialization import CONFIG, read_model_dir
 from affectlab.errors import InputError, ModelFileError

@@ -10,7 +10,7 @@ import pytest
 
 import affectlab
 from affectlab.cli import main
-from affectlab.detectors.base import Inputs
+from affectlab.detectors.batch import Inputs
 from affectlab.langid import SUPPORTED, detect_language, detect_languages, is_supported, normalise
 
 CLEAR_CUT = {

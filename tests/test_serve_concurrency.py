@@ -32,7 +32,7 @@ ROUNDS = 3
 
 def fresh_service() -> Any:
     """An app over the default heads with nothing loaded yet: no head, no language member, no encoder session."""
-    load_default.cache_clear()
+    load_default.clear()
     forget_encoder(ENCODER)
     return create_app(preload=False, concurrency=4)
 

@@ -332,7 +332,7 @@ def test_ensemble_of_keywords_and_tfidf_tunes_weights_on_dev_and_round_trips(emo
     members = [{"model": "keywords"}, {"model": "tfidf-lr", "params": {"max_features": 2000}}]
     model = create_detector("ensemble", members=members)
     train_detector(model, spec, data, cv_thresholds=False)
-    weights = np.asarray(model.params["weights"])
+    weights = model.weights_
     assert any(np.array_equal(weights, w) for w in weight_grid(2))
     np.testing.assert_allclose(model.predict_proba(test), combine(model.member_probas(test), weights))
     model.save(tmp_path / "ensemble")

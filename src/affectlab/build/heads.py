@@ -23,7 +23,7 @@ from affectlab.evaluation.evaluate import evaluate
 from affectlab.evaluation.training import CV_THRESHOLD_MAX_TRAIN, label_prior, out_of_fold_proba, train_detector
 from affectlab.io.progress import Progress, quiet
 from affectlab.labels import LabelSpace
-from affectlab.languages import BRIGHTER_LANGS
+from affectlab.languages import BRIGHTER_LANGS, FIRST_LANGUAGES
 from affectlab.metrics.thresholds import fit_decision
 
 TFIDF_MEMBER = {"max_features": 100_000, "canonical": True}
@@ -69,7 +69,7 @@ def tfidf_member(lang: str) -> dict[str, Any]:
     """The n-gram member's parameters for a route (``""``: a head for all languages)."""
     if lang == FALLBACK:
         return POOLED_TFIDF_MEMBER
-    return TFIDF_MEMBER if lang in ("", "uk", "en", "es") else SMALL_TFIDF_MEMBER
+    return TFIDF_MEMBER if lang in ("", *FIRST_LANGUAGES) else SMALL_TFIDF_MEMBER
 
 
 def build_member(
@@ -149,8 +149,9 @@ def gate_without_neutral_texts(members: dict[str, EnsembleDetector], space: Labe
 def ensemble_weights(model: Detector) -> Any:
     """The tuned member weights of a head (per language for a routed head)."""
     if isinstance(model, LanguageRoutedDetector):
-        return {lang: member.params["weights"] for lang, member in model.members_.items()}
-    return model.params["weights"]
+        return {lang: ensemble_weights(member) for lang, member in model.members_.items()}
+    assert isinstance(model, EnsembleDetector)
+    return model.weights_.tolist()
 
 
 def score_head(model: Detector, recipe: HeadRecipe, data_dir: str | os.PathLike[str] | None) -> dict[str, Any]:

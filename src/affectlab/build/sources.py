@@ -16,6 +16,7 @@ from affectlab.datasets import DatasetSpec, resolve_dataset, semeval2025
 from affectlab.detectors.default import HeadRecipe
 from affectlab.errors import InputError
 from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, UNANNOTATED, LabelSpace
+from affectlab.languages import FIRST_CODES
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class SourceRecipe:
 BRIGHTER_PER_EPOCH = 600
 """Rows an epoch draws from each SemEval-2025 language beyond the first three (1,000-3,700 training rows each): with
 28 languages, all of every language each epoch would not fit a 2-core CPU."""
-_FIRST_LANGUAGES = ("ukr", "eng", "esp")
+_FIRST_LANGUAGES = FIRST_CODES
 
 
 def _brighter_source(lang: str) -> SourceRecipe:

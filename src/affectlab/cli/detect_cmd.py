@@ -130,8 +130,8 @@ def detect_command(
         return
     if not texts:
         raise InputError("give one or more texts, or --input FILE")
-    print_left_out(resolve_detector(model, taxonomy, fast))
-    _print_results(detect(texts, taxonomy, context, top_k, model, fast, lang, intensity, sentences, why), as_json)
+    print_left_out(detector := resolve_detector(model, taxonomy, fast))  # resolved once: detect() gets the object
+    _print_results(detect(texts, taxonomy, context, top_k, detector, False, lang, intensity, sentences, why), as_json)
 
 
 def _print_results(results: list[Detection], as_json: bool) -> None:

@@ -6,93 +6,19 @@ the label space's order, and ``predict`` applies the shared decision step (:mod:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from affectlab.detectors.batch import Batch, Inputs, Scored, as_inputs, prepare_batch
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import write_model_dir
-from affectlab.errors import InputError, ModelFileError, TextTypeError
+from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import LabelSpace
-from affectlab.langid import detect_languages, normalise
+from affectlab.langid import normalise
 from affectlab.metrics.thresholds import Decision
 from affectlab.versions import __version__
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """What a detector reads: the texts, each text's earlier dialogue turns and its language code ("" unknown)."""
-
-    texts: list[str]
-    contexts: list[list[str]]
-    langs: list[str]
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def subset(self, rows: Sequence[int] | np.ndarray) -> Inputs:
-        """The rows ``rows`` of these inputs, in that order."""
-        return Inputs([self.texts[i] for i in rows], [self.contexts[i] for i in rows], [self.langs[i] for i in rows])
-
-
-@dataclass(frozen=True)
-class Batch(Inputs):
-    """A batch prepared once for scoring (:func:`affectlab.detectors.batch.prepare_batch`): the texts, their
-    contexts and language tags, the ``routes`` of a detector with members (member key -> rows) and the
-    ``embeddings`` of the one encoder pass (encoder name -> ``(n_texts, dim)``), passed explicitly to
-    :meth:`Detector.score`, which reads the routes and the vectors instead of working them out again."""
-
-    routes: Mapping[str, np.ndarray] = field(default_factory=dict)
-    embeddings: Mapping[str, np.ndarray] = field(default_factory=dict)
-
-    def subset(self, rows: Sequence[int] | np.ndarray) -> Batch:
-        """The rows ``rows``, with their embeddings (a member's share of the batch: it has no routes of its own)."""
-        part = Inputs.subset(self, rows)
-        vectors = {name: matrix[rows] for name, matrix in self.embeddings.items()}
-        return Batch(part.texts, part.contexts, part.langs, embeddings=vectors)
-
-
-@dataclass(frozen=True)
-class Scored:
-    """What :meth:`Detector.score` gives a batch, from one pass of the model: ``probs`` ``(n, n_labels)``, the
-    decision ``scores`` (0.5 = each label's threshold), the 0/1 ``labels`` and, when asked for, the unrounded 0-3
-    ``intensities``."""
-
-    probs: np.ndarray
-    scores: np.ndarray
-    labels: np.ndarray
-    intensities: np.ndarray | None = None
-
-
-def as_inputs(X: Any) -> Inputs:
-    """Accept a string, a list of strings, a list of example dicts or a ``datasets.Dataset``."""
-    if isinstance(X, Inputs):
-        return X
-    if isinstance(X, str):
-        X = [X]
-    if X is None or isinstance(X, bytes | bytearray) or not isinstance(X, Iterable):
-        raise TextTypeError(f"X must be a str, a list of str or of example dicts, or a Dataset, not {type(X).__name__}")
-    if hasattr(X, "column_names"):  # a datasets.Dataset: read whole columns at once
-        X = cast(Any, X)
-        n = len(X)
-        contexts = X["context"] if "context" in X.column_names else [[] for _ in range(n)]
-        langs = X["lang"] if "lang" in X.column_names else [""] * n
-        return Inputs(list(X["text"]), [list(c) for c in contexts], list(langs))
-    texts, contexts, langs = [], [], []
-    for item in X:
-        if isinstance(item, str):
-            texts.append(item)
-            contexts.append([])
-            langs.append("")
-        elif isinstance(item, Mapping):
-            texts.append(str(item["text"]))
-            contexts.append(list(item.get("context") or []))
-            langs.append(str(item.get("lang") or ""))
-        else:
-            raise InputError(f"cannot read {type(item).__name__} as a text")
-    return Inputs(texts, contexts, langs)
 
 
 class Detector:
@@ -155,38 +81,38 @@ class Detector:
         return self
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Probabilities ``(n_texts, n_labels)`` in label-space order."""
-        self._check_fitted()
-        inputs = as_inputs(X)
-        if not inputs.texts:
-            return np.zeros((0, len(self.label_space)))
-        return self._predict_proba(inputs)
+        """Probabilities ``(n_texts, n_labels)`` in label-space order: :meth:`score`'s, for ``X`` prepared as a batch
+        (:func:`~affectlab.detectors.batch.prepare_batch`)."""
+        return self.score(prepare_batch(self, X)).probs
 
     def predict(self, X: Any) -> np.ndarray:
-        """The 0/1 label matrix after the shared decision step (per-language values where the decision has them)."""
-        inputs = as_inputs(X)
-        return self.decide(self.predict_proba(inputs), inputs)
-
-    def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
-        """Apply the decision to probabilities already computed for ``X``."""
-        assert self.decision_ is not None
-        groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
-        return self.decision_.apply(probs, self.label_space, groups)
-
-    def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
-        """Probabilities already computed for ``X`` on the decision's scale (see
-        :meth:`affectlab.metrics.thresholds.Decision.scores`): what ``detect`` shows beside the labels."""
-        assert self.decision_ is not None
-        groups = detect_languages(as_inputs(X)) if self.decision_.groups else None
-        return self.decision_.scores(probs, self.label_space, groups)
+        """The 0/1 label matrix after the shared decision step (per-language values where the decision has them):
+        :meth:`score`'s, for ``X`` prepared as a batch."""
+        return self.score(prepare_batch(self, X)).labels
 
     def score(self, batch: Batch, intensity: bool = False) -> Scored:
-        """The one scoring entry point of a prepared batch: probabilities, decision scores, labels and (with
-        ``intensity``) intensities from one pass of the model, reading the batch's embeddings (and a router its
-        routes) rather than working them out again."""
-        probs = self.predict_proba(batch)
-        scores, labels = self.decision_scores(probs, batch), self.decide(probs, batch)
-        return Scored(probs, scores, labels, self.intensities(batch) if intensity else None)
+        """The one scoring door: probabilities, decision scores (0.5 = each label's threshold), labels and (with
+        ``intensity``) intensities of a prepared batch (:func:`~affectlab.detectors.batch.prepare_batch`) from one
+        pass of the model, reading the batch's languages, embeddings (and a router its routes) rather than working
+        them out again. :meth:`predict_proba`, :meth:`predict`, ``detect``, evaluation, training and the build all
+        score through it."""
+        self._check_fitted()
+        assert self.decision_ is not None
+        width = len(self.label_space)
+        if not len(batch):
+            empty = np.zeros((0, width))
+            return Scored(empty, empty, empty.astype(np.int8), empty if intensity else None)
+        probs = self._predict_proba(batch)
+        groups = list(batch.langs) if self.decision_.groups else None
+        scores = self.decision_.scores(probs, self.label_space, groups)
+        labels = self.decision_.apply(probs, self.label_space, groups)
+        return Scored(probs, scores, labels, self._intensities(batch) if intensity else None)
+
+    @property
+    def reads_languages(self) -> bool:
+        """Whether scoring reads each text's language (a per-language decision or members), so that a batch
+        prepared for it identifies the languages not given."""
+        return bool(self.decision_ is not None and self.decision_.groups)
 
     def route(self, langs: Sequence[str]) -> dict[str, np.ndarray]:
         """Which rows each member scores, by member key, for texts of the language tags ``langs`` (empty for a
@@ -205,14 +131,13 @@ class Detector:
         """The counts named by :attr:`Capabilities.diagnostics` for the last prediction (none by default)."""
         return {}
 
-    def intensities(self, X: Any) -> np.ndarray:
-        """Each label's intensity on SemEval-2025 track B's 0-3 scale, unrounded, ``(n_texts, n_labels)`` in
-        label-space order (the none label: 0); only for a detector whose capabilities say it rates intensity."""
-        raise InputError(f"{self.describe()} does not rate intensity")
-
     def predict_labels(self, X: Any) -> list[list[str]]:
         """Predicted label names per text."""
         return self.label_space.decode(self.predict(X))
+
+    def unfitted_copy(self) -> Detector:
+        """An untrained copy with the same parameters (what out-of-fold training fits on each fold)."""
+        return type(self)(**self.params)
 
     def rule(self) -> str:
         """The decision rule this detector uses on its label space."""
@@ -292,7 +217,14 @@ class Detector:
         raise NotImplementedError
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
+        """Probabilities ``(n_texts, n_labels)`` of a non-empty batch (a :class:`Batch` when scored through
+        :meth:`score`)."""
         raise NotImplementedError
+
+    def _intensities(self, inputs: Inputs) -> np.ndarray:
+        """Each label's intensity on SemEval-2025 track B's 0-3 scale, unrounded, ``(n_texts, n_labels)`` in
+        label-space order (the none label: 0); only for a detector whose capabilities say it rates intensity."""
+        raise InputError(f"{self.describe()} does not rate intensity")
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         raise NotImplementedError

@@ -1,5 +1,5 @@
-"""The embedded default detector: one trained head per taxonomy, shipped inside the package and rebuilt from the
-datasets by ``affectlab build-default`` (:mod:`affectlab.build`).
+"""The embedded default detector: one trained head per taxonomy, shipped in the model package
+(:mod:`affectlab.model_package`) and rebuilt from the datasets by ``affectlab build-default`` (:mod:`affectlab.build`).
 
 Every head reads one shared encoder: multilingual-e5-small fine-tuned on all the emotion datasets at once, with a
 linear head per taxonomy (``e5-affect``: :mod:`affectlab.build.encoder`), served by ONNX Runtime int8
@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from affectlab.detectors.base import Detector
@@ -35,11 +33,15 @@ from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.detectors.registry import read_detector
 from affectlab.detectors.routed import LanguageRoutedDetector
+from affectlab.detectors.serialization import CONFIG
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS, LabelSpace
 from affectlab.languages import BRIGHTER_LANGS, BY_CODE, LANGUAGES
+from affectlab.loaded_once import loaded_once
+from affectlab.model_package import shipped_path, verified
 
-HEADS_DIR = Path(__file__).parent / "default_heads"
+HEADS_DIR = shipped_path("default_heads")
+"""The shipped heads, one folder per taxonomy, and their test scores (``scores.json``)."""
 SCORES_FILE = "scores.json"
 SLICE_ROWS = 300
 """The model card also records each head's score on the first rows of each test split, which CI re-checks."""
@@ -127,20 +129,19 @@ def fast_capabilities(head: Capabilities) -> Capabilities:
     return Capabilities(reads_context=head.reads_context, trained_languages=head.trained_languages)
 
 
-@cache
+@loaded_once
 def load_default(head: str = "ekman", fast: bool = False) -> Detector:
-    """The shipped head for a taxonomy (``ekman``, ``goemotions``, ``emocontext``), loaded once per process.
+    """The shipped head for a taxonomy (``ekman``, ``goemotions``, ``emocontext``), loaded once per process
+    (:class:`~affectlab.loaded_once.LoadedOnce`: threads asking at once share one load).
     ``fast`` gives its n-gram member alone, with the decision tuned for it: no encoder, thousands of texts/s."""
     if head not in RECIPES:
         raise InputError(f"unknown taxonomy {head!r} (choose from {', '.join(TAXONOMIES)})")
     path = HEADS_DIR / head
-    if not path.is_dir():
-        raise ModelFileError(f"the default {head} head is not installed at {path}; run `affectlab build-default`")
+    verified(path / CONFIG)  # which pins the head's other files, verified as they are read (affectlab.model_package)
     model = read_detector(path)
     return fast_profile(model, head) if fast else model
 
 
 def shipped_scores() -> dict[str, Any]:
     """The test scores recorded when the shipped heads were built."""
-    path = HEADS_DIR / SCORES_FILE
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"heads": {}}
+    return json.loads(verified(HEADS_DIR / SCORES_FILE).read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -84,45 +84,6 @@ def _pieces(text: str, start: int, end: int) -> list[Span]:
     if end > start:
         spans.append(Span(start, end))
     return spans
-
-
-@dataclass
-class Plan:
-    """What one batch scores for a list of documents: ``units`` (texts) with their language (``""``: identify),
-    and for each document the unit read whole (or None: read by its sentences) and its sentences (unit index and
-    span), empty when not asked for and not needed."""
-
-    units: list[str] = field(default_factory=list)
-    unit_langs: list[str] = field(default_factory=list)
-    whole: list[int | None] = field(default_factory=list)
-    sentences: list[list[tuple[int, Span]]] = field(default_factory=list)
-
-    def add_unit(self, text: str, lang: str) -> int:
-        self.units.append(text)
-        self.unit_langs.append(lang)
-        return len(self.units) - 1
-
-
-def plan_units(texts: Sequence[str], langs: Sequence[str], with_sentences: bool, split_long: bool = True) -> Plan:
-    """The units to score for ``texts`` (``langs``: each text's given tag or ``""``): a text up to
-    :data:`WHOLE_UP_TO` characters (or any text, when ``split_long`` is False: a detector that reads context reads
-    each text as a whole turn) is one unit; a longer one is one unit per sentence. ``with_sentences`` also lists a
-    short text's sentences (scored as units of their own, for the arc)."""
-    from affectlab.langid import detect_language
-
-    plan = Plan()
-    for text, lang in zip(texts, langs, strict=True):
-        long = split_long and len(text) > WHOLE_UP_TO
-        plan.whole.append(None if long else plan.add_unit(text, lang))
-        if not (long or with_sentences):
-            plan.sentences.append([])
-            continue
-        spans = sentence_spans(text, lang or detect_language(text[:WHOLE_UP_TO])) or [Span(0, len(text))]
-        if not long and len(spans) == 1 and (spans[0].start, spans[0].end) == (0, len(text)):
-            plan.sentences.append([(plan.whole[-1], spans[0])])  # type: ignore[list-item]
-            continue
-        plan.sentences.append([(plan.add_unit(text[s.start : s.end], lang), s) for s in spans])
-    return plan
 
 
 def document_row(scores: np.ndarray, none_column: int | None, margin: float = DOCUMENT_MARGIN) -> np.ndarray:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs, as_inputs
-from affectlab.detectors.batch import text_vectors
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs, text_vectors
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.linear import fit_linear, linear_proba, row_products
 from affectlab.encoders.sentence import MAX_CHARS, embed, get_encoder
@@ -109,12 +109,12 @@ class EmbeddingLogisticRegression(Detector):
                 coef[column], intercept[column] = weight[row], bias[row]
         self.intensity_head_ = (coef, intercept)
 
-    def intensities(self, X: Any) -> np.ndarray:
+    def _intensities(self, inputs: Inputs) -> np.ndarray:
         """The intensity head's output times 3 (it was trained on ratings / 3), clipped to 0-3; none gets 0."""
         if self.intensity_head_ is None:
-            return super().intensities(X)
+            return super()._intensities(inputs)
         coef, intercept = self.intensity_head_
-        raw = row_products(text_vectors(as_inputs(X), self.params["encoder"]), coef) + intercept
+        raw = row_products(text_vectors(inputs, self.params["encoder"]), coef) + intercept
         high = float(INTENSITY_SCALE[1])
         return np.clip(raw * high, 0.0, high)
 

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.capabilities import combine as combine_capabilities
 from affectlab.detectors.registry import create_detector
@@ -108,12 +109,12 @@ class EnsembleDetector(Detector):
         rating = [member.capabilities for member in self.members_]
         return combine_capabilities(running, "any", left_out=self._left_out, rating=rating)
 
-    def intensities(self, X: Any) -> np.ndarray:
+    def _intensities(self, inputs: Inputs) -> np.ndarray:
         """The intensities of the first member that rates them (the encoder member)."""
         for member in self.members_:
             if member.capabilities.rates_intensity:
-                return member.intensities(X)
-        return super().intensities(X)
+                return member._intensities(inputs)
+        return super()._intensities(inputs)
 
     def _predict_proba(self, inputs: Inputs) -> np.ndarray:
         used = np.flatnonzero(self.weights_ > 0)  # a member tuned to weight 0 (kept for the fast profile) is not run
@@ -158,12 +159,17 @@ class EnsembleDetector(Detector):
             self._keep_required(kept)
 
     def set_weights(self, weights: np.ndarray) -> None:
-        """Use member ``weights`` (tuned on dev by training; kept in the parameters too, so that copies of it, such
-        as the out-of-fold models, share them); a member weighted 0 no longer runs."""
-        self.params["weights"] = np.asarray(weights, dtype=np.float64).tolist()
+        """Use member ``weights`` (tuned on dev by training: learned state, not a parameter; :meth:`unfitted_copy`
+        carries them to copies such as the out-of-fold models); a member weighted 0 no longer runs."""
         self.weights_ = np.asarray(weights, dtype=np.float64)
         if self.capabilities_ is not None:
             self.capabilities_ = self._capabilities().with_languages(self.capabilities_.trained_languages)
+
+    def unfitted_copy(self) -> EnsembleDetector:
+        """An untrained copy with the same parameters and member weights."""
+        copied = EnsembleDetector(**self.params)
+        copied.weights_ = self.weights_.copy()
+        return copied
 
     def set_fast_decision(self, decision: Decision) -> None:
         """Use ``decision`` for the fast member alone (:meth:`fast_profile`), tuned on dev by the default's build."""

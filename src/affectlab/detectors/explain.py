@@ -113,29 +113,6 @@ def without(text: str, span: Span) -> str:
     return before + after
 
 
-@dataclass
-class Occlusions:
-    """The variants of a batch's units to score: ``texts`` (each a unit without one of its words), the unit each came
-    from (``unit``) and the word's span in its unit (``spans``)."""
-
-    texts: list[str]
-    unit: list[int]
-    spans: list[Span]
-
-
-def occlusions(units: Sequence[str], explained: Sequence[bool]) -> Occlusions:
-    """Every variant of every ``explained`` unit: the unit without one of its words."""
-    texts, unit, spans = [], [], []
-    for index, (text, wanted) in enumerate(zip(units, explained, strict=True)):
-        if not wanted:
-            continue
-        for span in word_spans(text):
-            texts.append(without(text, span))
-            unit.append(index)
-            spans.append(span)
-    return Occlusions(texts, unit, spans)
-
-
 def label_weights(
     space_labels: Sequence[str], weights: np.ndarray, spans: Sequence[Span], text: str, labels: Sequence[str]
 ) -> dict[str, list[SpanWeight]]:
@@ -158,34 +135,6 @@ class Explained:
 
     spans: list[Span]
     weights: np.ndarray
-
-
-def explained_units(whole: Sequence[int | None], sentences: Sequence[Sequence[tuple[int, Span]]], n_units: int,
-                    with_sentences: bool) -> list[bool]:  # fmt: skip
-    """Which units of a plan (:class:`~affectlab.detectors.documents.Plan`'s ``whole`` and ``sentences``) have their
-    words removed: each text's unit where it is read whole, else its sentences; with ``with_sentences``, every
-    sentence too (each sentence is explained)."""
-    wanted = [False] * n_units
-    for unit, parts in zip(whole, sentences, strict=True):
-        if unit is not None:
-            wanted[unit] = True
-        if unit is None or with_sentences:
-            for index, _ in parts:
-                wanted[index] = True
-    return wanted
-
-
-def unit_explanations(
-    occluded: Occlusions, unit_scores: np.ndarray, variant_scores: np.ndarray
-) -> dict[int, Explained]:
-    """Each occluded unit's words (spans within the unit) and weights: the unit's scores less each variant's."""
-    rows: dict[int, list[int]] = {}
-    for row, unit in enumerate(occluded.unit):
-        rows.setdefault(unit, []).append(row)
-    return {
-        unit: Explained([occluded.spans[r] for r in picked], unit_scores[unit] - variant_scores[picked])
-        for unit, picked in rows.items()
-    }
 
 
 def shifted(explained: Explained | None, offset: int, n_labels: int) -> Explained:

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import numpy as np
 from scipy.special import expit, softmax
 
-from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs, as_inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError, ModelFileError

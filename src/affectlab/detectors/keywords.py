@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs
-from affectlab.languages import tags_by_code
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs
+from affectlab.languages import FIRST_LANGUAGES, tags_by_code
 from affectlab.text import normalise
 
-LANG_CODES = tags_by_code(("uk", "en", "es"))
-SUPPORTED = ("uk", "en", "es")
+LANG_CODES = tags_by_code(FIRST_LANGUAGES)
+SUPPORTED = FIRST_LANGUAGES
 
 
 class KeywordDetector(Detector):

@@ -17,7 +17,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs, as_inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs, as_inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from affectlab.detectors.base import Inputs
+from affectlab.detectors.batch import Inputs
 from affectlab.detectors.serialization import arrays_to_strings, strings_to_arrays
 from affectlab.text import WORD_PATTERN, canonical_text, normalise
 

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from scipy.special import expit, softmax
 
-from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError

@@ -10,7 +10,6 @@ a model retrained in place is loaded anew). Loading holds a lock, so concurrent 
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 from affectlab.detectors.base import Detector
@@ -28,7 +27,6 @@ def _load_saved(folder: Path) -> Detector:
 
 SAVED = FolderCache(_load_saved)
 """Saved detectors loaded in this process, by folder and content."""
-_defaults_lock = threading.Lock()
 
 
 def resolve_detector(model: ModelRef = "default", taxonomy: str = "ekman", fast: bool = False) -> Detector:
@@ -49,11 +47,10 @@ def resolve_detector(model: ModelRef = "default", taxonomy: str = "ekman", fast:
 
 def default_head(taxonomy: str = "ekman", fast: bool = False) -> Detector:
     """The shipped head for ``taxonomy`` (``fast``: its fast profile), loaded once per process (``load_default``
-    keeps it; the lock keeps two threads from loading it twice)."""
+    keeps it, and threads asking at once share one load)."""
     from affectlab.detectors.default import load_default
 
-    with _defaults_lock:
-        return load_default(taxonomy, fast).named(f"the default {taxonomy} head" + (" (fast profile)" if fast else ""))
+    return load_default(taxonomy, fast).named(f"the default {taxonomy} head" + (" (fast profile)" if fast else ""))
 
 
 def describe_model(detector: Detector) -> str:

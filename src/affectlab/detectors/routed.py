@@ -19,13 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from affectlab.detectors.base import Batch, Detector, Inputs, Scored, as_inputs
-from affectlab.detectors.batch import embed_once
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Batch, Inputs, Scored
 from affectlab.detectors.capabilities import Capabilities, combine
 from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError
-from affectlab.langid import UNDETERMINED, detect_languages
+from affectlab.langid import UNDETERMINED
+from affectlab.languages import FIRST_LANGUAGES
 
 
 class LanguageRoutedDetector(Detector):
@@ -36,7 +37,7 @@ class LanguageRoutedDetector(Detector):
     name = "by-language"
     may_rate_intensity = True
     description = "one detector per language (uk, en, es), each text routed by its language"
-    defaults = {"languages": ["uk", "en", "es"], "fallback": "en"}
+    defaults = {"languages": list(FIRST_LANGUAGES), "fallback": "en"}
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -104,17 +105,6 @@ class LanguageRoutedDetector(Detector):
         keys = np.array([lang if lang in languages else self.params["fallback"] for lang in langs])
         return {lang: np.flatnonzero(keys == lang) for lang in languages if (keys == lang).any()}
 
-    def _batch(self, inputs: Inputs, embedded: bool) -> Batch:
-        """``inputs`` as a batch with routes: a prepared batch as it is; other inputs routed by their languages and,
-        when ``embedded`` and they span several members, embedded once for all of them (the members then differ
-        only in their n-gram models, weights and thresholds)."""
-        if isinstance(inputs, Batch) and inputs.routes:
-            return inputs
-        routes = self.route(detect_languages(inputs))
-        encoders = self.capabilities.encoders if embedded and len(routes) > 1 else ()
-        vectors = {name: embed_once(inputs.texts, name) for name in sorted(encoders)}
-        return Batch(inputs.texts, inputs.contexts, inputs.langs, routes=routes, embeddings=vectors)
-
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise InputError("train the members one by one and install them with set_members()")
 
@@ -129,9 +119,16 @@ class LanguageRoutedDetector(Detector):
         saved = config.get("capabilities")
         return Capabilities.from_dict(saved) if isinstance(saved, Mapping) else self._capabilities()
 
+    @property
+    def reads_languages(self) -> bool:
+        """A router reads every text's language: it picks the text's member."""
+        return True
+
     def score(self, batch: Batch, intensity: bool = False) -> Scored:
-        """Each route's rows scored by its member, on the batch's routes and embeddings."""
-        routes = self._batch(batch, embedded=True).routes
+        """Each route's rows scored by its member (each with its own decision), on the batch's routes (worked out
+        from its languages when it has none) and embeddings."""
+        self._check_fitted()
+        routes = batch.routes or self.route(batch.langs)
         parts = {lang: self.member(lang).score(batch.subset(rows), intensity) for lang, rows in routes.items()}
         n, width = len(batch), len(self.label_space)
         out = Scored(np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width), dtype=np.int8),
@@ -141,31 +138,6 @@ class LanguageRoutedDetector(Detector):
             out.probs[rows], out.scores[rows], out.labels[rows] = part.probs, part.scores, part.labels
             if out.intensities is not None and part.intensities is not None:
                 out.intensities[rows] = part.intensities
-        return out
-
-    def _predict_proba(self, inputs: Inputs) -> np.ndarray:
-        return self._gather(self._batch(inputs, embedded=True), lambda member, rows, part: member.predict_proba(part))
-
-    def intensities(self, X: Any) -> np.ndarray:
-        """Each row's intensities from its language's member."""
-        batch = self._batch(as_inputs(X), embedded=True)
-        return self._gather(batch, lambda member, rows, part: member.intensities(part))
-
-    def decide(self, probs: np.ndarray, X: Any) -> np.ndarray:
-        """Each row decided by its language's member."""
-        batch = self._batch(as_inputs(X), embedded=False)
-        return self._gather(batch, lambda member, rows, part: member.decide(probs[rows], part)).astype(np.int8)
-
-    def decision_scores(self, probs: np.ndarray, X: Any) -> np.ndarray:
-        """Each row's scores on its language member's decision scale."""
-        batch = self._batch(as_inputs(X), embedded=False)
-        return self._gather(batch, lambda member, rows, part: member.decision_scores(probs[rows], part))
-
-    def _gather(self, batch: Batch, ask: Callable[[Detector, np.ndarray, Batch], np.ndarray]) -> np.ndarray:
-        """``ask(member, rows, the batch's share of those rows)`` for each route, placed at its rows of one matrix."""
-        out = np.zeros((len(batch), len(self.label_space)))
-        for lang, rows in batch.routes.items():
-            out[rows] = ask(self.member(lang), rows, batch.subset(rows))
         return out
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

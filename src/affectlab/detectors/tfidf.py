@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.linear import fit_linear, linear_proba
 from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures

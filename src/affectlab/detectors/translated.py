@@ -27,7 +27,8 @@ from typing import Any, Self
 
 import numpy as np
 
-from affectlab.detectors.base import Detector, Inputs
+from affectlab.detectors.base import Detector
+from affectlab.detectors.batch import Inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.registry import create_detector, detector_class, is_model_dir, read_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays

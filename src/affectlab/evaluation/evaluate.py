@@ -15,6 +15,7 @@ import numpy as np
 from affectlab.datasets import DatasetSpec
 from affectlab.datasets.userfile import SPLIT_ALIASES
 from affectlab.detectors import Detector
+from affectlab.detectors.batch import prepare_batch
 from affectlab.detectors.resolve import describe_model
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
@@ -87,10 +88,10 @@ def evaluate(
     check_rates_intensity(model, spec)
     progress(f"predicting {len(rows)} texts of {spec.name} {split}")
     with embedding_cache():
-        probs = model.predict_proba(rows)
+        scored = model.score(prepare_batch(model, rows), intensity=spec.rates_intensity)
         columns = column_map(model.label_space, space)
-        predicted = model.decide(probs, rows)[:, columns]
-        rated = model.intensities(rows)[:, columns] if spec.rates_intensity else None
+        probs, predicted = scored.probs, scored.labels[:, columns]
+        rated = scored.intensities[:, columns] if scored.intensities is not None else None
     gold = space.encode(rows["labels"])
     progress("scoring")
     classification_metric = label_metric(spec)

@@ -137,6 +137,6 @@ def out_of_fold_proba(model: Detector, train: Any, y_train: np.ndarray, folds: i
     probs = np.zeros(y_train.shape)
     splitter = KFold(n_splits=folds, shuffle=True, random_state=0)
     for fit_rows, held_out in splitter.split(np.arange(len(train))):
-        fold_model = type(model)(**model.params).fit(train.select(fit_rows), y_train[fit_rows], model.label_space)
+        fold_model = model.unfitted_copy().fit(train.select(fit_rows), y_train[fit_rows], model.label_space)
         probs[held_out] = fold_model.predict_proba(train.select(held_out))
     return probs

@@ -25,58 +25,21 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
-from affectlab.detectors import Detector
-from affectlab.detectors.detect import (
-    check_intensity,
-    check_sentences,
-    detection,
-    explained_labels,
-    labelled_texts,
-    too_long,
-)
-from affectlab.detectors.documents import MAX_TEXT_CHARS
-from affectlab.detectors.results import explanation_dict
+from affectlab.detectors.detect import Reader
 from affectlab.errors import InputError, Interrupted
 from affectlab.io.outputs import output_lock
 from affectlab.io.resume import RunIdentity, Sidecar
 from affectlab.io.table_writers import AppendWriter, OutputLayout, PartsWriter, ScoredRow, open_writer, output_layout
 from affectlab.io.tables import Row, Table, numbered_batches, stream_table
 from affectlab.labels import SCORE_DECIMALS
-from affectlab.text import check_lang, text_problem
+from affectlab.text import check_lang
 
-__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary", "explanation_type", "sentences_type"]
+if TYPE_CHECKING:
+    from affectlab.detectors import Detector
 
-
-def explanation_type(labels: Sequence[str]) -> pa.DataType:
-    """The Arrow type of an ``explanation`` in Parquet: per label (null where not explained) its words' records
-    (:meth:`~affectlab.detectors.explain.SpanWeight.to_dict`)."""
-    word = pa.struct([pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
-                      pa.field("weight", pa.float64())])  # fmt: skip
-    return pa.struct([pa.field(label, pa.list_(word)) for label in labels])
-
-
-def sentences_type(
-    labels: Sequence[str], emotions: Sequence[tuple[int, str]], intensity: bool, explain: bool = False,
-    supported: bool = False,
-) -> pa.DataType:  # fmt: skip
-    """The Arrow type of the ``sentences`` column in Parquet: a list of the sentences' records
-    (:meth:`~affectlab.detectors.detect.Sentence.to_dict`; ``supported`` for a model that says which languages it
-    was trained on); JSON Lines writes them as they are, CSV as JSON."""
-    fields = [pa.field("start", pa.int64()), pa.field("end", pa.int64()), pa.field("text", pa.string()),
-              pa.field("labels", pa.list_(pa.string())),
-              pa.field("scores", pa.struct([pa.field(label, pa.float64()) for label in labels])),
-              pa.field("lang", pa.string())]  # fmt: skip
-    if supported:
-        fields.append(pa.field("supported", pa.bool_()))
-    if intensity:
-        fields.append(pa.field("intensities", pa.struct([pa.field(label, pa.int64()) for _, label in emotions])))
-    if explain:
-        fields.append(pa.field("explanation", explanation_type(labels)))
-    return pa.list_(pa.struct(fields))
+__all__ = ["BatchScorer", "FileRun", "ScoreProgress", "ScoreSummary"]
 
 
 @dataclass(frozen=True)
@@ -140,28 +103,17 @@ class BatchScorer:
         lang_col: str | None = None,
         explain: bool | Sequence[str] = False,
     ):
-        check_intensity(detector, intensity)
-        check_sentences(detector, sentences)
+        self.reader = Reader.checked(detector, intensity, sentences, explain)
         self.detector, self.text_col, self.lang, self.intensity = detector, text_col, lang, intensity
         self.sentences, self.lang_col = sentences, lang_col
-        self.explained = explained_labels(detector.label_space, explain)
-        space = detector.label_space
-        self.labels: tuple[str, ...] = tuple(space.labels)
-        self._emotions = [(j, label) for j, label in enumerate(space.labels) if label != space.none_label]
-        self._trained = detector.capabilities.trained_languages
+        self.explained = self.reader.explain
+        self.labels: tuple[str, ...] = tuple(detector.label_space.labels)
 
     @property
     def extra_columns(self) -> list[tuple[str, Any]]:
         """The columns after ``labels`` (before ``error``), by name and type. With ``lang_col="lang"`` the input's
         ``lang`` column is filled in instead (:meth:`score_rows`)."""
-        read_as = [] if self.lang_col == "lang" else [("lang", "string")]
-        supported = [("supported", "bool")] if self._trained is not None else []
-        rated = [(f"intensity_{label}", "int") for _, label in self._emotions] if self.intensity else []
-        explain = self.explained is not None
-        arc = sentences_type(self.labels, self._emotions, self.intensity, explain, self._trained is not None)
-        arcs = [("sentences", arc)] if self.sentences else []
-        why = [("explanation", explanation_type(self.labels))] if explain else []
-        return [*read_as, *supported, *rated, *arcs, *why, ("notes", "string")]
+        return self.reader.file_columns(read_as=self.lang_col != "lang")
 
     @property
     def columns_record(self) -> dict[str, Any]:
@@ -186,7 +138,8 @@ class BatchScorer:
         todo = [i for i, problem in enumerate(problems) if not problem]
         if todo:
             rows = [batch[i][0] for i in todo]
-            results = self._score_texts([row[self.text_col] for row in rows], [self._row_lang(row) for row in rows])
+            texts, langs = [row[self.text_col] for row in rows], [self._row_lang(row) for row in rows]
+            results = self.reader.file_rows(texts, langs)
             for i, (scores, labels, extra) in zip(todo, results, strict=True):
                 row = batch[i][0] if self.lang_col != "lang" else {**batch[i][0], "lang": extra.pop("lang")}
                 scored[i] = ScoredRow(row, scores, labels, "", extra)
@@ -196,7 +149,7 @@ class BatchScorer:
         """Why a row cannot be scored ("" when it can): its text (:func:`~affectlab.text.text_problem`, too long)
         or its language cell."""
         text = row.get(self.text_col)
-        problem = text_problem(text) or (too_long(len(str(text))) if len(str(text)) > MAX_TEXT_CHARS else "")
+        problem = self.reader.problem(text)
         if problem or self.lang_col is None:
             return problem
         try:
@@ -211,25 +164,6 @@ class BatchScorer:
             return self.lang
         cell = row.get(self.lang_col) if self.lang_col is not None else None
         return "" if cell is None or (isinstance(cell, float) and cell != cell) else str(cell).strip()
-
-    def _score_texts(self, texts: list[str], langs: list[str]) -> list[tuple[list[float], list[str], dict[str, Any]]]:
-        explain = self.explained is not None
-        done = labelled_texts(self.detector, texts, None, langs, self.intensity, self.sentences, explain)
-        results = []
-        for i, text in enumerate(texts):
-            found = detection(self.detector, done, i, text, explain=self.explained)
-            extra: dict[str, Any] = {"lang": found.lang}
-            if found.supported is not None:
-                extra["supported"] = found.supported
-            if found.intensities is not None:
-                extra |= {f"intensity_{label}": found.intensities[label] for _, label in self._emotions}
-            if found.sentences is not None:
-                extra["sentences"] = [sentence.to_dict() for sentence in found.sentences]
-            if found.explanation is not None:
-                extra["explanation"] = explanation_dict(found.explanation)
-            extra["notes"] = "; ".join(found.notes)
-            results.append(([found.scores[label] for label in self.labels], found.labels, extra))
-        return results
 
     def score_file(
         self, run: FileRun, batch_size: int = 1024, progress: Callable[[ScoreProgress], None] | None = None
