@@ -115,7 +115,7 @@ def test_concurrent_requests_in_several_languages_get_the_single_threaded_answer
     for taxonomy, text in MIXED:
         alone = read_detector(HEADS_DIR / taxonomy)  # its own object: shares nothing with the service's
         expected[(taxonomy, text)] = affectlab.detect(text, taxonomy=taxonomy, model=alone)[0].to_dict()
-    load_default.cache_clear()  # the service loads its own heads, every member pending
+    load_default.clear()  # the service loads its own heads, every member pending
     requests = MIXED * 6
     try:
         with running(create_app(concurrency=4)) as base, ThreadPoolExecutor(8) as pool:
@@ -127,7 +127,7 @@ def test_concurrent_requests_in_several_languages_get_the_single_threaded_answer
 
             answers = list(pool.map(ask, requests))
     finally:
-        load_default.cache_clear()
+        load_default.clear()
     for item, status, body in answers:
         assert status == 200, body
         assert body["results"][0] == expected[item], item

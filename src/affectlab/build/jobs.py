@@ -47,12 +47,13 @@ def build_default(
     (its ``trained_dir``) with a short schedule of its own. ``english_encoder`` (a saved ``hf`` GoEmotions model
     or an encoder directory to fine-tune) joins the goemotions head as an optional member."""
     _check_build_options(heads, english_encoder, fine_tune, trained_dir, resume, continue_from)
+    if fine_tune:
+        check_run_folders(trained_dir, resume, continue_from)  # at once, not after minutes of loading
     shipped = _shipped_models(out_dir, encoder_dir if fine_tune else None, fine_tune)
     if shipped:
         check_new_version(package_root())  # before hours of training
     encoder = ENCODER if encoder_dir is None else str(encoder_dir)
     if fine_tune:
-        check_run_folders(trained_dir, resume, continue_from)  # at once, not after minutes of loading
         fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume, continue_from)
     out = Path(out_dir)
     for name in heads:
