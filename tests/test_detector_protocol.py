@@ -14,6 +14,7 @@ import pytest
 
 from affectlab.detectors import MODELS, Detector, create_detector, read_detector
 from affectlab.detectors.batch import Batch, Inputs, prepare_batch
+from affectlab.detectors.capabilities import DEFAULT_KIND_FACTS, Capabilities
 from affectlab.detectors.routed import LanguageRoutedDetector
 from affectlab.testing import check_detector
 from tiny_models import TOY_SPACE as SPACE
@@ -125,6 +126,61 @@ def test_the_llm_kind_follows_the_protocol(chat_url, tmp_path):
     _check_protocol(model, tmp_path)
     assert model.capabilities.diagnostics == ("n_invalid", "invalid_answer_rate")
     assert model.diagnostics()["n_invalid"] == 3  # three of the four texts got a reply that names no label
+
+
+KIND_FACTS: dict[str, dict[str, Any]] = {
+    "keywords": {"decision_rule": "argmax"},
+    "tfidf-lr": {},
+    "tfidf-rf": {},
+    "embedding-lr": {"may_rate_intensity": True},
+    "ensemble": {"may_rate_intensity": True},
+    "by-language": {"may_rate_intensity": True},
+    "hf": {"accepts_validation": True, "cheap_to_refit": False},
+    "hf-onnx": {},
+    "llm": {"tunes_decision": False},
+    "translate-test": {},
+}
+"""What each kind, with its default parameters, says of itself before it is trained (beyond the defaults)."""
+
+
+def test_every_registered_kind_states_its_kind_facts():
+    assert set(KIND_FACTS) == set(MODELS)
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_FACTS))
+def test_an_untrained_detector_says_the_facts_of_its_kind(kind):
+    model = create_detector(kind, **({"translator": "unused-here"} if kind == "translate-test" else {}))
+    assert model.capabilities_ is None
+    assert model.capabilities == Capabilities(**{**DEFAULT_KIND_FACTS, **KIND_FACTS[kind]})  # the rest: defaults
+    assert not {name for name in DEFAULT_KIND_FACTS if hasattr(type(model), name)}, "a kind fact outside capabilities"
+
+
+def test_the_kind_facts_live_in_capabilities_only_and_are_never_saved():
+    assert set(DEFAULT_KIND_FACTS) == {
+        "decision_rule", "tunes_decision", "accepts_validation", "may_rate_intensity", "cheap_to_refit",
+    }  # fmt: skip
+    assert not [name for name in DEFAULT_KIND_FACTS if hasattr(Detector, name)]
+    assert set(DEFAULT_KIND_FACTS).isdisjoint(Capabilities(decision_rule="argmax").to_dict())
+    assert Capabilities.from_dict({**Capabilities().to_dict(), "tunes_decision": False}).tunes_decision
+
+
+@pytest.mark.parametrize(
+    ("kind", "params"),
+    [
+        ("embedding-lr", {"encoder": "e5-affect", "head": "ekman"}),
+        ("ensemble", {"members": ["tfidf-lr", "hf"]}),
+        ("translate-test", {"translator": "unused-here", "base": "hf"}),
+    ],
+)
+def test_facts_that_depend_on_parameters_are_read_from_them(kind, params):
+    assert not create_detector(kind, **params).capabilities.cheap_to_refit
+    assert create_detector(kind, **{**params, **_cheap_variant(kind)}).capabilities.cheap_to_refit
+
+
+def _cheap_variant(kind: str) -> dict[str, Any]:
+    return {"embedding-lr": {"head": None}, "ensemble": {"members": ["tfidf-lr", "keywords"]}}.get(
+        kind, {"base": "tfidf-lr"}
+    )
 
 
 def test_a_loaded_router_answers_its_capabilities_without_building_a_member(tmp_path):

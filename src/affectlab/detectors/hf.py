@@ -7,7 +7,7 @@ applies EmoBench-UA App. H: the learning rate tuned there for that encoder (Tabl
 early stopping with patience 3 on dev; explicit parameters win over a preset.
 
 Early stopping needs dev data inside ``fit``, which the shared protocol does not pass. This class alone takes it as
-a keyword, ``fit(X, Y, space, validation=(X_dev, Y_dev), progress=callback)``, and says so with the class attribute
+a keyword, ``fit(X, Y, space, validation=(X_dev, Y_dev), progress=callback)``, and says so in its capabilities'
 ``accepts_validation``; :func:`affectlab.evaluation.training.train_detector` passes its dev split to such detectors,
 so no other detector's signature changes. Thresholds are still tuned afterwards by the shared step.
 
@@ -23,14 +23,14 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 from scipy.special import expit, softmax
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs, as_inputs
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.detectors.serialization import FILE_PREFIX
 from affectlab.errors import InputError, ModelFileError
 from affectlab.extras import require
@@ -96,13 +96,11 @@ class HFEncoderDetector(Detector):
         "attn_implementation": None,
         "weight_storage": "fp32",
     }
-    accepts_validation: ClassVar[bool] = True
-    """``train_detector`` passes the dev split to :meth:`fit` (early stopping)."""
 
-    @property
-    def cheap_to_refit(self) -> bool:
-        """``train_detector`` does not add out-of-fold threshold rows: they would cost five fine-tunings."""
-        return False
+    def _kind_facts(self) -> KindFacts:
+        """``train_detector`` passes the dev split to :meth:`fit` (early stopping) and adds no out-of-fold threshold
+        rows: they would cost five fine-tunings."""
+        return {"accepts_validation": True, "cheap_to_refit": False}
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

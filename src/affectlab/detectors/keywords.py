@@ -18,6 +18,7 @@ import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs
+from affectlab.detectors.capabilities import KindFacts
 from affectlab.languages import FIRST_LANGUAGES, tags_by_code
 from affectlab.text import normalise
 
@@ -31,11 +32,14 @@ class KeywordDetector(Detector):
     name = "keywords"
     description = "top-20 lemmatised keywords per label, most hits wins (EmoBench-UA 5.1)"
     defaults = {"top_k": 20, "min_count": 3, "prior": 0.01}
-    decision_rule = "argmax"
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self._lemma_cache: dict[tuple[str, tuple[str, ...]], str] = {}
+
+    def _kind_facts(self) -> KindFacts:
+        """One label per text: the most hits."""
+        return {"decision_rule": "argmax"}
 
     # --- lemmas -------------------------------------------------------------------------------------------
     def _langs(self, lang: str) -> tuple[str, ...]:

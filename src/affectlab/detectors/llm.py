@@ -10,7 +10,6 @@ compare.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,15 +18,12 @@ import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs, as_inputs
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.errors import InputError
 from affectlab.llm.backends import CachedBackend, LLMBackend, LocalCausalLMBackend, OpenAICompatibleBackend
 from affectlab.llm.parsing import AnswerParser
 from affectlab.llm.prompts import PROMPT_LANGUAGES, Shot, draw_shots, prompt_template
-
-_MAKING_BACKENDS = threading.Lock()
-"""One lock for making any detector's backend: it happens once per detector, and a lock held by the object itself
-would not survive the copies training makes of it."""
+from affectlab.loaded_once import LoadedOnce
 
 
 class LLMDetector(Detector):
@@ -56,7 +52,6 @@ class LLMDetector(Detector):
         "seed": 0,
         "max_tokens": 256,
     }
-    tunes_decision: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -68,7 +63,14 @@ class LLMDetector(Detector):
         self.shots_: tuple[Shot, ...] | None = None
         self._last_replies: list[str] = []
         self._n_invalid: int | None = None
-        self._backend: LLMBackend | None = None
+        self._backends: LoadedOnce[[], LLMBackend] = LoadedOnce(self._make_backend)
+        """This detector's one backend (its key is empty): a backend reads the API key and the cache folder from
+        the environment when it is made, so detectors with the same parameters do not share one."""
+
+    def _kind_facts(self) -> KindFacts:
+        """Training keeps the untuned decision: tuning it would spend a dev run of API calls on 0/1
+        probabilities."""
+        return {"tunes_decision": False}
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         """Only the label space is learned (by :meth:`fit`), and the few-shot examples drawn when ``shots`` asks."""
@@ -116,11 +118,7 @@ class LLMDetector(Detector):
     def backend(self) -> LLMBackend:
         """Where replies come from, made on first use (``fit`` and loading make no connection); made once when
         threads ask at the same time (a local model is loaded once, and no thread sees half of one)."""
-        if self._backend is None:
-            with _MAKING_BACKENDS:
-                if self._backend is None:
-                    self._backend = self._make_backend()
-        return self._backend
+        return self._backends()
 
     def _make_backend(self) -> LLMBackend:
         p = self.params

@@ -21,7 +21,7 @@ import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Batch, Inputs, Scored
-from affectlab.detectors.capabilities import Capabilities, combine
+from affectlab.detectors.capabilities import Capabilities, KindFacts, combine
 from affectlab.detectors.registry import detector_class
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.errors import InputError
@@ -35,7 +35,6 @@ class LanguageRoutedDetector(Detector):
     vocabularies); ``members_`` gives them all."""
 
     name = "by-language"
-    may_rate_intensity = True
     description = "one detector per language (uk, en, es), each text routed by its language"
     defaults = {"languages": list(FIRST_LANGUAGES), "fallback": "en"}
 
@@ -82,16 +81,17 @@ class LanguageRoutedDetector(Detector):
         first = next(iter(members.values()))
         self.label_space_ = first.label_space
         self.decision_ = first.decision_
-        self.capabilities_ = self._capabilities()
+        self.capabilities_ = self._computed_capabilities()
 
     def with_members(
         self, change: Callable[[Detector], Detector], capabilities: Capabilities
     ) -> LanguageRoutedDetector:
         """A router over ``change(member)`` for each member, each built when first needed; ``capabilities`` says
-        what the changed members can do, so that asking builds none of them."""
+        what the changed members can do, so that asking builds none of them (the router's kind facts are its
+        own)."""
         router = LanguageRoutedDetector(**self.params)
         router.label_space_, router.decision_ = self.label_space_, self.decision_
-        router.capabilities_ = capabilities
+        router.capabilities_ = capabilities.with_kind_facts(router._kind_facts())
         router._pending = {lang: partial(self._changed_member, change, lang) for lang in self.languages}
         return router
 
@@ -108,6 +108,10 @@ class LanguageRoutedDetector(Detector):
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         raise InputError("train the members one by one and install them with set_members()")
 
+    def _kind_facts(self) -> KindFacts:
+        """It may rate intensity (when every member does)."""
+        return {"may_rate_intensity": True}
+
     def _capabilities(self) -> Capabilities:
         """Its members' records combined (building the members not built yet): intensity only when every member
         rates it; its training languages are its routed ones (not the undetermined fallback)."""
@@ -115,9 +119,12 @@ class LanguageRoutedDetector(Detector):
         return combine(members, "every", trained_languages=frozenset(self.languages) - {UNDETERMINED})
 
     def _restored_capabilities(self, config: Mapping[str, Any]) -> Capabilities:
-        """The saved record, read without building a member (a router saved before capabilities builds them)."""
+        """The saved record, read without building a member (a router saved before capabilities builds them),
+        with its kind facts."""
         saved = config.get("capabilities")
-        return Capabilities.from_dict(saved) if isinstance(saved, Mapping) else self._capabilities()
+        if isinstance(saved, Mapping):
+            return Capabilities.from_dict(saved).with_kind_facts(self._kind_facts())
+        return self._computed_capabilities()
 
     @property
     def reads_languages(self) -> bool:

@@ -20,32 +20,30 @@ be present where the saved detector is used.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Self
 
 import numpy as np
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.batch import Inputs
-from affectlab.detectors.capabilities import Capabilities
+from affectlab.detectors.capabilities import Capabilities, KindFacts
 from affectlab.detectors.registry import create_detector, detector_class, is_model_dir, read_detector
 from affectlab.detectors.serialization import nest_arrays, unnest_arrays
 from affectlab.encoders.translation import Translator, open_translator, short_code
 from affectlab.errors import InputError
 from affectlab.labels import LabelSpace
+from affectlab.loaded_once import loaded_once
 from affectlab.metrics.thresholds import Decision
 
-_LOADING_TRANSLATORS = threading.Lock()
 
-
-@lru_cache(maxsize=2)
+@loaded_once
 def shared_translator(
     model_dir: str, device: str | None, batch_size: int, max_length: int, num_beams: int | None
 ) -> Translator:
-    """One loaded translation model per setting in a process: training makes several copies of a detector (the
-    out-of-fold threshold models), which should not each load a 600M-parameter model."""
+    """One loaded translation model per setting in a process (:class:`~affectlab.loaded_once.LoadedOnce`: threads
+    asking at once share one load): training makes several copies of a detector (the out-of-fold threshold
+    models), which should not each load a 600M-parameter model."""
     return open_translator(model_dir, device=device, batch_size=batch_size, max_length=max_length, num_beams=num_beams)
 
 
@@ -93,13 +91,14 @@ class TranslateTestDetector(Detector):
         """Whether ``base`` is a saved model directory rather than a model kind."""
         return is_model_dir(str(self.params["base"]))
 
-    @property
-    def cheap_to_refit(self) -> bool:
-        """Whether training may refit copies for out-of-fold thresholds: not with a saved base, whose out-of-fold
-        rows would cost a translation of the whole training set for nothing but more threshold-tuning rows."""
+    def _kind_facts(self) -> KindFacts:
+        """Training refits copies for out-of-fold thresholds as it would the base kind, and not with a saved base,
+        whose out-of-fold rows would cost a translation of the whole training set for nothing but more
+        threshold-tuning rows."""
         if self.base_is_saved():
-            return False
-        return create_detector(self.params["base"], **self.params["base_params"]).cheap_to_refit
+            return {"cheap_to_refit": False}
+        base = create_detector(self.params["base"], **self.params["base_params"])
+        return {"cheap_to_refit": base.capabilities.cheap_to_refit}
 
     def use_translator(self, translator: Translator) -> None:
         """Translate with ``translator`` instead of the model directory in the parameters (e.g. another service)."""
@@ -107,16 +106,12 @@ class TranslateTestDetector(Detector):
 
     @property
     def translator(self) -> Translator:
-        """The translator: the one installed by :meth:`use_translator`, else the cached local model (loaded once,
-        also when threads ask for it at the same time: ``lru_cache`` alone would let each of them load it)."""
-        if self._translator is None:
-            with _LOADING_TRANSLATORS:
-                if self._translator is None:
-                    p = self.params
-                    self._translator = shared_translator(
-                        str(p["translator"]), p["device"], p["batch_size"], p["max_length"], p["num_beams"]
-                    )
-        return self._translator
+        """The translator: the one installed by :meth:`use_translator`, else the local model in the parameters,
+        loaded once per process (:func:`shared_translator`)."""
+        if self._translator is not None:
+            return self._translator
+        p = self.params
+        return shared_translator(str(p["translator"]), p["device"], p["batch_size"], p["max_length"], p["num_beams"])
 
     def translate_inputs(self, inputs: Inputs) -> Inputs:
         """``inputs`` in the target language: texts and context turns of rows in another language translated in

@@ -129,12 +129,12 @@ def evaluate(
 
 def check_rates_intensity(model: Detector, spec: DatasetSpec) -> None:
     """Refuse intensity data (SemEval-2025 track B, scored by Pearson's r) for a detector that does not rate
-    intensity. A detector not trained yet is refused only when its kind never rates it (keeps the base class's
-    answer): training may still give an embedding model an intensity head."""
+    intensity. A detector not trained yet is refused only when its kind never rates it (its capabilities'
+    ``may_rate_intensity``): training may still give an embedding model an intensity head."""
     if not spec.rates_intensity:
         return
-    trained = model.capabilities_ is not None
-    if not model.may_rate_intensity or (trained and not model.capabilities.rates_intensity):
+    trained, capabilities = model.capabilities_ is not None, model.capabilities
+    if not capabilities.may_rate_intensity or (trained and not capabilities.rates_intensity):
         raise InputError(
             f"{describe_model(model)} does not rate intensity, which {spec.name} is scored on (a model whose encoder "
             "was fine-tuned with an intensity head does: the default ekman head as `affectlab build-default "

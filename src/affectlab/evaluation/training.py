@@ -52,7 +52,7 @@ def train_detector(
 def _train(
     model: Detector, spec: DatasetSpec, data: Any, tune: bool, progress: Progress, cv_thresholds: bool | None
 ) -> dict[str, Any]:
-    tune = tune and model.tunes_decision
+    tune = tune and model.capabilities.tunes_decision
     if "train" in data:
         train = data["train"]
     elif not tune:  # a prompted LLM learns nothing from train and tunes nothing on dev: a test set is enough
@@ -107,9 +107,10 @@ def label_prior(y: np.ndarray) -> np.ndarray:
 
 
 def _fit_options(model: Detector, dev: Any, space: LabelSpace, progress: Progress) -> dict[str, Any]:
-    """Keywords for ``fit`` beyond the protocol: a detector that says ``accepts_validation`` (the ``hf`` encoder,
-    which stops early on dev) gets the dev split and a progress callback fed with its per-step reports."""
-    if not model.accepts_validation:
+    """Keywords for ``fit`` beyond the protocol: a detector whose capabilities say ``accepts_validation`` (the
+    ``hf`` encoder, which stops early on dev) gets the dev split and a progress callback fed with its per-step
+    reports."""
+    if not model.capabilities.accepts_validation:
         return {}
     validation = None if dev is None else (dev, space.encode(dev["labels"]))
     return {"validation": validation, "progress": lambda report: progress(str(report))}
@@ -117,8 +118,8 @@ def _fit_options(model: Detector, dev: Any, space: LabelSpace, progress: Progres
 
 def _use_cv_thresholds(model: Detector, n_train: int) -> bool:
     """Out-of-fold rows for small training sets, unless refitting the model five times is costly (a detector
-    that says ``cheap_to_refit = False``, such as a fine-tuned encoder)."""
-    return n_train <= CV_THRESHOLD_MAX_TRAIN and model.cheap_to_refit
+    whose capabilities say ``cheap_to_refit=False``, such as a fine-tuned encoder)."""
+    return n_train <= CV_THRESHOLD_MAX_TRAIN and model.capabilities.cheap_to_refit
 
 
 def _dev_probabilities(model: Detector, dev: Any, y_dev: np.ndarray, spec: DatasetSpec) -> np.ndarray:

@@ -27,7 +27,9 @@ def check_detector(
     """Check a trained ``detector`` against the protocol on ``texts`` (a few short ones), raising
     ``AssertionError`` naming the first rule it breaks:
 
-    * it says what it can do (:class:`~affectlab.detectors.capabilities.Capabilities`);
+    * it says what it can do (:class:`~affectlab.detectors.capabilities.Capabilities`), and an untrained copy
+      (:meth:`~affectlab.detectors.base.Detector.unfitted_copy`) says the same facts of its kind (what training
+      asks before it fits);
     * :meth:`~affectlab.detectors.base.Detector.predict_proba` gives ``(n_texts, n_labels)`` probabilities in 0-1,
       and ``(0, n_labels)`` for no texts; :meth:`~affectlab.detectors.base.Detector.predict` gives 0/1 labels;
     * both are what the one scoring door gives a prepared batch
@@ -42,6 +44,8 @@ def check_detector(
     texts = list(texts)
     width = len(detector.label_space)
     _check(isinstance(detector.capabilities, Capabilities), "capabilities is not a Capabilities record")
+    unfitted = detector.unfitted_copy().capabilities.kind_facts()
+    _check(unfitted == detector.capabilities.kind_facts(), "an untrained copy says other facts of its kind")
     fitted = _public_state(detector)
     probs = detector.predict_proba(texts)
     _check(probs.shape == (len(texts), width), f"predict_proba gave shape {probs.shape}, not {(len(texts), width)}")
