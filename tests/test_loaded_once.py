@@ -67,6 +67,7 @@ def test_a_failed_load_is_not_kept() -> None:
         with pytest.raises(ValueError):
             load("bad")
     assert load.loads == 0
+    assert not load._key_locks  # nor a lock: unknown keys asked of a service do not pile up
 
 
 def test_keywords_are_refused_as_keys() -> None:

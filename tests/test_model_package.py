@@ -99,6 +99,17 @@ def test_a_listed_file_passes_and_is_hashed_once_per_process(installed, monkeypa
     assert hashed == [langid]
 
 
+def test_threads_verifying_a_file_at_once_hash_it_once(installed, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    hashed = []
+    monkeypatch.setattr(model_package, "file_sha256", lambda path: hashed.append(path) or file_sha256(path))
+    head = installed / "default_heads" / "ekman"
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(verified, [head] * 8)) == {head}
+    assert sorted(hashed) == sorted(path for path in head.iterdir() if path.is_file())
+
+
 def test_a_changed_file_is_refused_in_one_line(installed):
     config = installed / "default_heads" / "ekman" / "config.json"
     config.write_bytes(config.read_bytes().replace(b'"format"', b'"Format"', 1))  # the same size, other bytes

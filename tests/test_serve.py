@@ -171,3 +171,27 @@ def test_a_lang_that_is_not_a_language_tag_is_422_in_one_line(url, path, lang):
     response = httpx.post(f"{url}{path}", json={"text": "I feel <extra_id_0>", "lang": lang}, timeout=60)
     assert response.status_code == 422
     assert response.json()["error"].startswith("lang: ") and "\n" not in response.json()["error"]
+
+
+def test_the_app_resolves_each_taxonomy_once_however_many_requests_ask_at_once(monkeypatch):
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import affectlab.serve.app as app_module
+
+    resolved, lock = [], threading.Lock()
+
+    def slow_resolve(model, taxonomy):
+        time.sleep(0.1)
+        with lock:
+            resolved.append(taxonomy)
+        return taxonomy
+
+    monkeypatch.setattr(app_module, "resolve_detector", slow_resolve)
+    served = app_module.ServedModels("default")
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(served.detector, ["ekman", "goemotions"] * 8))
+    assert answers == ["ekman", "goemotions"] * 8 and sorted(resolved) == ["ekman", "goemotions"]
+    saved = app_module.ServedModels("a-saved-folder")  # one detector, whatever the taxonomy asked
+    assert saved.detector("goemotions") == saved.detector("ekman") == "ekman"

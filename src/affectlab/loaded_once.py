@@ -47,7 +47,12 @@ class LoadedOnce(Generic[P, T]):
             held = self._items.get(args, _MISSING)
             if held is not _MISSING:
                 return cast(T, held)
-            value = self._load(*args, **kwargs)
+            try:
+                value = self._load(*args, **kwargs)
+            except BaseException:
+                with self._lock:  # a failed key keeps nothing: a service asked for unknown keys does not grow
+                    self._key_locks.pop(args, None)
+                raise
             with self._lock:
                 self._items[args] = value
                 self.loads += 1

@@ -24,13 +24,12 @@ import hashlib
 import json
 import operator
 import re
-import threading
-from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from affectlab.errors import ModelFileError
+from affectlab.loaded_once import loaded_once
 from affectlab.versions import __version__
 
 DISTRIBUTION = "affectlab-models"
@@ -54,7 +53,7 @@ _COMPARE = {
 }
 
 
-@cache
+@loaded_once
 def package_dir() -> Path:
     """The folder of the installed ``affectlab_models`` package (imported to find it), or :data:`NOT_INSTALLED`."""
     try:
@@ -90,7 +89,7 @@ def _numbers(match: re.Match[str] | None) -> tuple[int, ...]:
     return tuple(int(part) for part in match[0].split(".")) if match else ()
 
 
-@cache
+@loaded_once
 def manifest() -> dict[str, Any]:
     """The installed package's manifest, read once per process; refused when the package is missing, the manifest
     is unreadable or this affectlab is outside the versions it fits."""
@@ -112,29 +111,21 @@ def manifest() -> dict[str, Any]:
     return record
 
 
-@cache
+@loaded_once
 def listed() -> dict[str, dict[str, Any]]:
     """The manifest's files by path (relative to the package, with ``/``)."""
     return {entry["path"]: entry for entry in manifest()["files"]}
-
-
-_checked: set[str] = set()
-_checking = threading.Lock()
 
 
 def verified(path: Path) -> Path:
     """``path`` (a shipped file, or a folder: every file the manifest lists under it), once each file's size and
     SHA-256 match the manifest; each file is hashed once per process."""
     name = _relative(path)
-    files = listed()
-    names = [listed_name for listed_name in files if listed_name == name or listed_name.startswith(f"{name}/")]
+    names = [listed_name for listed_name in listed() if listed_name == name or listed_name.startswith(f"{name}/")]
     if not names:
         raise ModelFileError(f"{str(path)!r} is not in the manifest of {_label()}: after a rebuild, run {REGENERATE}")
-    with _checking:
-        for listed_name in names:
-            if listed_name not in _checked:
-                _check(listed_name, files[listed_name])
-                _checked.add(listed_name)
+    for listed_name in names:
+        _check(listed_name)
     return path
 
 
@@ -147,7 +138,10 @@ def _relative(path: Path) -> str:
         raise ModelFileError(f"{str(path)!r} is not a file of the model package at {str(root)!r}") from None
 
 
-def _check(name: str, entry: dict[str, Any]) -> None:
+@loaded_once
+def _check(name: str) -> bool:
+    """True once the listed file ``name`` matches the manifest, which is then kept; a refusal is not kept."""
+    entry = listed()[name]
     file = package_dir() / name
     try:
         size = file.stat().st_size
@@ -158,6 +152,7 @@ def _check(name: str, entry: dict[str, Any]) -> None:
             f"{str(file)!r} does not match the manifest of {_label()} (changed or damaged): reinstall the model "
             f"package ({INSTALL}), or after a rebuild run {REGENERATE}"
         )
+    return True
 
 
 def _label() -> str:
@@ -172,7 +167,6 @@ def file_sha256(path: Path) -> str:
 
 def forget() -> None:
     """Read the manifest and hash the files anew at their next load (after a build rewrote them)."""
-    with _checking:
-        _checked.clear()
-        manifest.cache_clear()
-        listed.cache_clear()
+    _check.clear()
+    manifest.clear()
+    listed.clear()

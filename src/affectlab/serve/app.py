@@ -30,7 +30,6 @@ Every answer's body has a model in the OpenAPI schema, derived from the records'
 
 from __future__ import annotations
 
-import threading
 import unicodedata
 from importlib import resources
 from typing import Annotated, Any
@@ -46,6 +45,7 @@ from starlette.exceptions import HTTPException
 from affectlab.detectors.base import Detector
 from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.errors import AffectlabError
+from affectlab.loaded_once import LoadedOnce
 from affectlab.openstates.languages import OPEN_LANGS
 from affectlab.serve.models import DETECT_RESPONSE, HEALTH_RESPONSE, MODELS_RESPONSE, OPEN_RESPONSE, response_model
 from affectlab.text import check_lang
@@ -165,9 +165,9 @@ class ServedModels:
         self._default = isinstance(model, str) and model == "default"
         self.taxonomies = TAXONOMIES if self._default else ("(the saved model's labels)",)
         self.name = "default" if self._default else (model.name if isinstance(model, Detector) else str(model))
-        self._detectors: dict[str, Detector] = {}
-        self._open: Any = None
-        self._lock = threading.Lock()
+        # held by this app, not the process: each resolved once, requests asking at once share that one resolve
+        self._detectors = LoadedOnce(self._resolve_detector)
+        self._open = LoadedOnce(_resolve_open_predictor)
 
     def load_all(self) -> None:
         """Resolve everything served now."""
@@ -177,20 +177,21 @@ class ServedModels:
 
     def detector(self, taxonomy: str) -> Detector:
         """The detector that answers ``taxonomy`` (an unknown one is the resolver's one-line error)."""
-        key = taxonomy if self._default else ""
-        with self._lock:
-            if key not in self._detectors:
-                self._detectors[key] = resolve_detector(self._model, taxonomy or "ekman")
-            return self._detectors[key]
+        return self._detectors(taxonomy if self._default else "")
 
     def open_predictor(self) -> Any:
         """The embedded open-state predictor behind ``/v1/open``."""
-        from affectlab.openstates.predictors import resolve_predictor
+        return self._open()
 
-        with self._lock:
-            if self._open is None:
-                self._open = resolve_predictor("default")
-            return self._open
+    def _resolve_detector(self, key: str) -> Detector:
+        # a saved folder or object has one detector whatever the taxonomy (key ""): the resolver ignores it then
+        return resolve_detector(self._model, key or "ekman")
+
+
+def _resolve_open_predictor() -> Any:
+    from affectlab.openstates.predictors import resolve_predictor
+
+    return resolve_predictor("default")
 
 
 def _answer_errors(app: FastAPI) -> None:
