@@ -62,3 +62,9 @@ def test_the_disgust_draw_is_every_goemotions_disgust_comment_and_no_dev_rows(da
     assert len(train.texts) == 793 and (disgust == 1).all()
     assert dev.texts == [] and dev.targets["ekman"].shape == (0, len(EKMAN.labels))
     assert ENGLISH_DISGUST.key == "goemotions-disgust" != ENGLISH_DISGUST.dataset
+
+
+def test_help_is_printed_not_taken_for_a_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["--help"]) == 0 and "usage: python -m affectlab.build.shipped_run DIR" in capsys.readouterr().out
+    assert main(["-x"]) == 2 and not any(tmp_path.iterdir())

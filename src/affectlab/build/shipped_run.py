@@ -99,7 +99,10 @@ def write_shipped_run(out_dir: str | os.PathLike[str], shipped: Path = SHIPPED_D
 def main(argv: list[str] | None = None) -> int:
     """``python -m affectlab.build.shipped_run DIR``."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
+    if args in (["-h"], ["--help"]):  # asked for help: not a folder to write 86 MB into
+        print(f"usage: python -m affectlab.build.shipped_run DIR\n\n{__doc__.strip()}")
+        return 0
+    if len(args) != 1 or args[0].startswith("-"):
         print("usage: python -m affectlab.build.shipped_run DIR", file=sys.stderr)
         return 2
     try:
