@@ -158,7 +158,7 @@ class CharNgramIndex:
             hashes[picked] = _salted(self._fnv(points), int(n))
         order = np.argsort(hashes, kind="stable")
         self.hashes = hashes[order]
-        self.columns = np.fromiter((vocabulary[terms[i]] for i in order), dtype=np.int64, count=len(terms))
+        self.columns = np.fromiter(map(vocabulary.__getitem__, terms), dtype=np.int64, count=len(terms))[order]
         if len(self.hashes) > 1 and (np.diff(self.hashes) == 0).any():
             raise ValueError("two vocabulary n-grams share a hash")
 

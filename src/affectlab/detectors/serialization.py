@@ -24,6 +24,7 @@ import tempfile
 import threading
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -207,8 +208,8 @@ def strings_to_arrays(prefix: str, strings: list[str]) -> dict[str, np.ndarray]:
 def arrays_to_strings(prefix: str, arrays: Mapping[str, np.ndarray]) -> list[str]:
     """Inverse of :func:`strings_to_arrays`."""
     data = arrays[f"{prefix}.bytes"].tobytes()
-    offsets = arrays[f"{prefix}.offsets"]
-    return [data[offsets[i] : offsets[i + 1]].decode("utf-8") for i in range(len(offsets) - 1)]
+    offsets = arrays[f"{prefix}.offsets"].tolist()  # Python ints: slicing by numpy scalars took 0.3 s a start-up
+    return [data[start:end].decode("utf-8") for start, end in pairwise(offsets)]
 
 
 def nest_arrays(prefix: str, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
