@@ -12,6 +12,7 @@ import affectlab
 from affectlab.cli import main
 from affectlab.datasets import resolve_dataset
 from affectlab.detectors.default import HEADS_DIR, SLICE_ROWS, TAXONOMIES, load_default, shipped_scores
+from affectlab.encoders.onnx_encoder import int8_kernels
 from affectlab.evaluation.evaluate import evaluate
 
 RECORD = shipped_scores()["heads"]
@@ -31,16 +32,24 @@ def test_heads_and_their_encoder_fit_the_80_mb_budget():
     assert sum(path.stat().st_size for path in files if path.is_file()) <= 80 * 1000 * 1000
 
 
+RECORDED_ON = "avx2"
+"""The int8 kernels the slices were recorded with (issue 41's rebuild, on an AVX2-only AMD EPYC)."""
+OTHER_KERNELS_TOLERANCE = 0.02
+"""How far a slice's score may be on other int8 kernels, which round apart in the last bits and flip a few of the
+300 decisions near a threshold (an AVX-512 VNNI CPU: up to 0.009 over the 44 slices, issue 42)."""
+
+
 @pytest.mark.parametrize("head", TAXONOMIES)
 def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
+    """Exact on the kernels the slices were recorded with: a text's scores no longer depend on the texts batched
+    with it (issue 22), although the build scored these rows within their whole split."""
     model = load_default(head)
+    tolerance = 1e-12 if int8_kernels() == RECORDED_ON else OTHER_KERNELS_TOLERANCE
     for dataset, recorded in RECORD[head]["scores"].items():
         spec, data = resolve_dataset(dataset, data_dir)
         rows = {"test": data["test"].select(range(min(SLICE_ROWS, len(data["test"]))))}
         score = evaluate(model, spec, rows, "test", n_bootstrap=10).metrics["primary"]["value"]
-        # exact: a text's scores no longer depend on the texts batched with it (issue 22), although the build
-        # scored these rows within their whole split
-        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=1e-12), dataset
+        assert score == pytest.approx(recorded[f"first_{SLICE_ROWS}"], abs=tolerance), dataset
 
 
 def test_default_detects_ukrainian_english_and_spanish_joy():

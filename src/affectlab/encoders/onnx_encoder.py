@@ -34,7 +34,21 @@ EXACT_INT8 = "session.x64quantprecision"
 """ONNX Runtime's session setting for x86 CPUs without AVX-512 VNNI (AVX2 only, many AMD EPYC and older Intel
 CPUs): its fast int8 kernels there add pairs of u8*s8 products in 16 bits, which saturate, and the shipped int8
 encoder then gives other vectors than on a VNNI CPU (heads' probabilities off by up to 0.04 on plain texts, issue
-41). Set to "1" the kernels keep full precision, so every x86 CPU gives the answers the benchmarks report."""
+41). Set to "1" the kernels keep full precision. The two kernel families (:func:`int8_kernels`) still round apart
+in the last bits, which flips a few decisions near a threshold: the shipped heads' scores on 300-row test slices,
+recorded on an AVX2 CPU, came out up to 0.009 apart on an AVX-512 VNNI one (issue 42)."""
+
+
+def int8_kernels() -> str:
+    """The family of ONNX Runtime's x86 int8 kernels this CPU runs, from its flags (Linux): ``"vnni"`` (AVX-512
+    VNNI or AVX-VNNI), ``"avx2"``, or ``"unknown"`` (no /proc/cpuinfo, another architecture)."""
+    try:
+        flags = set(Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").split())
+    except OSError:
+        return "unknown"
+    if flags & {"avx512_vnni", "avx_vnni"}:
+        return "vnni"
+    return "avx2" if "avx2" in flags else "unknown"
 
 
 def cpu_session_options(threads: int | None = None) -> Any:
