@@ -59,3 +59,26 @@ def test_save_and_load(predictor, tmp_path):
 def test_needs_two_terms():
     with pytest.raises(InputError, match="at least two terms"):
         EmbeddedStatePredictor().fit({"en": (["a", "b"], ["happy", "happy"])}, progress=lambda _s: None)
+
+
+@pytest.mark.parametrize(
+    ("states", "says"),
+    [("elated", "one text, not a list"), ([5], "not text"), ([], "states is empty"), (["happy | 0.5"], "table")],
+)
+def test_detect_open_refuses_bad_states_in_one_line(states, says):
+    from affectlab import detect_open
+    from affectlab.errors import AffectlabError
+
+    with pytest.raises(AffectlabError) as refused:
+        detect_open("I feel <extra_id_0>.", lang="en", states=states)
+    assert says in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_states_file_of_table_rows_is_exit_2_in_one_line(tmp_path, capsys):
+    from affectlab.cli import main
+
+    states = tmp_path / "states.csv"
+    states.write_text("happy,0.5\nsad,0.2\n", encoding="utf-8")
+    code = main(["detect", "--open", "I feel <extra_id_0>.", "--states", str(states)])
+    error = capsys.readouterr().err.strip()
+    assert code == 2 and "line 1" in error and "table's row" in error and "\n" not in error

@@ -14,7 +14,7 @@ from affectlab.cli import main
 from affectlab.errors import DataNotFoundError, InputError
 from affectlab.openstates import lexicon_build
 from affectlab.openstates.collect.seeds import REGIONAL_SEEDS_ES
-from affectlab.openstates.lexicon import LEXICON_DIR, MAX_STATES, default_states, read_states_file
+from affectlab.openstates.lexicon import LEXICON_DIR, MAX_STATES, check_states, default_states, read_states_file
 from affectlab.openstates.lexicon_build import build_lexicons, spanish_gender_forms
 
 # --- the shipped lists
@@ -87,7 +87,10 @@ def _refusal(path: Path) -> str:
 @pytest.mark.parametrize(
     ("content", "line", "says"),
     [
-        ("happy\nsad\tangry\n", 2, "tab"),
+        ("happy\nsad\tangry\n", 2, "table's row"),
+        ("happy,0.5\n", 1, "table's row"),
+        ("happy\nsad | 0.5\n", 2, "table's row"),
+        ("happy\nsad 0.5\n", 2, "table's row"),
         ("happy\nI feel so very happy today\n", 2, "too long"),
         ("happy\n" + "a" * 41 + "\n", 2, "too long"),
         ("# states\nhappy\nso\x07sad\n", 3, "U+0007"),
@@ -125,7 +128,7 @@ def test_latin1_states_file_is_refused_at_its_line(tmp_path: Path) -> None:
 
 def test_states_file_with_too_many_states_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "states.txt"
-    path.write_text("".join(f"mood {i}\n" for i in range(MAX_STATES + 1)))
+    path.write_text("".join(f"mood{i}\n" for i in range(MAX_STATES + 1)))
     assert f"more than {MAX_STATES:,}" in _refusal(path)
 
 
@@ -269,3 +272,29 @@ def test_asi_lexicon_without_a_recipe_file_is_one_line(tiny_data: tuple[Path, Pa
     _, err = capsys.readouterr()
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and "en.jsonl" in err
+
+
+@pytest.mark.parametrize(
+    ("states", "says"),
+    [
+        ("elated", "one text, not a list"),
+        ([5], "state 1 is 5, a int, not text"),
+        (["happy", None], "state 2 is None"),
+        ([], "states is empty"),
+        (["happy", "  "], "state 2 is empty"),
+        (["I feel <extra_id_0>"], "mask"),
+        (["happy,0.5"], "table's row"),
+        (["happy | 0.5"], "table's row"),
+        ({"happy": 1}, "not a list of states"),
+        (["a"] * 20_001, "more than the 20,000"),
+    ],
+)
+def test_check_states_refuses_what_is_not_a_list_of_states(states: object, says: str) -> None:
+    with pytest.raises(InputError) as refused:
+        check_states(states)
+    assert says in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_check_states_normalises_and_drops_repeats() -> None:
+    assert check_states(["  Elated", "elated", "HEARTBROKEN ", "at ease"]) == ["elated", "heartbroken", "at ease"]
+    assert check_states(("relieved",)) == ["relieved"]

@@ -69,7 +69,9 @@ def test_open_ranks_the_requests_states(url):
     response = httpx.post(f"{url}/v1/open", json=body, timeout=60)
     assert response.status_code == 200
     assert sorted(t["term"] for t in response.json()["results"][0]["terms"]) == ["gutted", "over the moon"]
-    for states, message in (([], "at least 1 item"), (["<extra_id_0>"], "states.0"), (["\U00013000"], "cannot read")):
+    refused = (([], "at least 1 item"), (["<extra_id_0>"], "mask"), (["\U00013000"], "cannot read"),
+               (["happy,0.5"], "table's row"), ("elated", "valid list"))  # fmt: skip
+    for states, message in refused:
         response = httpx.post(f"{url}/v1/open", json={"text": "I feel <extra_id_0>.", "states": states}, timeout=60)
         assert response.status_code == 422 and message in response.json()["error"], response.json()
 

@@ -11,6 +11,7 @@ from affectlab.errors import InputError
 from affectlab.langid import detect_language, normalise
 from affectlab.openstates.collect.masking import SENTINEL, count_masks
 from affectlab.openstates.languages import OPEN_LANGS, OPEN_LANGUAGES
+from affectlab.openstates.lexicon import check_states
 from affectlab.openstates.predictors import resolve_predictor
 from affectlab.openstates.predictors.base import prepare
 from affectlab.text import as_texts, check_count, check_lang
@@ -51,9 +52,13 @@ def detect_open(
     unless given (English and Spanish are covered; the masks are not read as words). ``model`` is ``"default"``, a
     saved predictor's folder or a predictor object (see :func:`affectlab.openstates.predictors.resolve_predictor`).
     ``states`` are candidate states added to the default's lexicon (``states_only``: ranked alone), e.g. from
-    :func:`affectlab.openstates.lexicon.read_states_file`."""
+    :func:`affectlab.openstates.lexicon.read_states_file`, checked by
+    :func:`~affectlab.openstates.lexicon.check_states` (a list of short feeling words or phrases, no masks, no table
+    rows)."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
+    if states is not None:
+        states = check_states(states)  # before anything loads: a bad list costs no model
     given = check_lang(lang)
     if given is not None and normalise(given) not in OPEN_LANGS:
         raise InputError(f"open affective states cover {' and '.join(OPEN_LANGS)}, not {given!r}")

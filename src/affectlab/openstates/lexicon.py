@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from affectlab.errors import InputError
@@ -27,6 +28,8 @@ MAX_CHARS = 40
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MASK_TOKEN = re.compile(r"<extra_id_\d+>|<mask>|___")
 """T5 sentinels, XLM-R's mask and blanks: a states file holding them is a masked text, not states."""
+TABLE_CELLS = re.compile(r"[\t,;|]|\s\d[\d.,]*$")
+"""A table's row: cells split by a tab, comma, semicolon or bar, or a number after the state ("happy 0.5")."""
 
 
 def default_states(lang: str) -> list[str]:
@@ -53,13 +56,9 @@ def read_states_file(path: str | os.PathLike[str]) -> list[str]:
         raise InputError(f"{str(path)!r} is over {MAX_FILE_BYTES // 2**20} MiB: not a list of states")
     states: dict[str, None] = {}
     for number, line in enumerate(_utf8_text(path).split("\n"), start=1):
-        state = unicodedata.normalize("NFC", line).strip().lower()
-        if not state or state.startswith("#"):
+        if not line.strip() or line.strip().startswith("#"):
             continue
-        problem = state_problem(state)
-        if problem:
-            raise InputError(f"{str(path)!r} line {number}: {problem}")
-        states.setdefault(state, None)
+        states.setdefault(checked_state(line, f"{str(path)!r} line {number}"), None)
         if len(states) > MAX_STATES:
             raise InputError(f"{str(path)!r} holds more than {MAX_STATES:,} states (line {number})")
     if not states:
@@ -78,13 +77,42 @@ def _utf8_text(path: Path) -> str:
         raise InputError(f"{str(path)!r} line {line} is not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
+def check_states(states: object) -> list[str]:
+    """The candidate states a caller gives (``detect_open(states=...)``, the service's ``states``; a ``--states``
+    file's lines go through :func:`checked_state` one by one), as the ranker reads them: a list or tuple of 1 to
+    :data:`MAX_STATES` texts, each as :func:`checked_state` makes it, repeats dropped (the first kept). Anything else
+    is one :class:`~affectlab.errors.InputError` line naming the first bad state."""
+    if isinstance(states, str):
+        raise InputError(f"states is one text, not a list of states: give [{states[:MAX_CHARS]!r}]")
+    if not isinstance(states, Sequence):
+        raise InputError(f"states is a {type(states).__name__}, not a list of states")
+    if not states:
+        raise InputError("states is empty: give at least one state, or leave states out")
+    if len(states) > MAX_STATES:
+        raise InputError(f"states holds {len(states):,} states, more than the {MAX_STATES:,} ranked at once")
+    return list(dict.fromkeys(checked_state(state, f"state {number}") for number, state in enumerate(states, 1)))
+
+
+def checked_state(state: object, where: str) -> str:
+    """One candidate state, NFC-normalised, stripped and lowercased; a value that cannot be one (not text, empty,
+    or what :func:`state_problem` refuses) is an :class:`~affectlab.errors.InputError` starting with ``where``."""
+    if not isinstance(state, str):
+        raise InputError(f"{where} is {state!r}, a {type(state).__name__}, not text")
+    normalised = unicodedata.normalize("NFC", state).strip().lower()
+    problem = "is empty" if not normalised else state_problem(normalised)
+    if problem:
+        raise InputError(f"{where}: {problem}" if normalised else f"{where} {problem}")
+    return normalised
+
+
 def state_problem(state: str) -> str | None:
-    """Why ``state`` (stripped, lowercase) cannot be an affective state, or None: a tab (a table's line), a control
+    """Why ``state`` (stripped, lowercase) cannot be an affective state, or None: a table's row (cells split by a
+    tab, comma, semicolon or bar, or a number after the state), a control
     character, a mask token, no letter (a number), or more than :data:`MAX_WORDS` words or :data:`MAX_CHARS`
     characters (a sentence)."""
     shown = repr(state[:MAX_CHARS] + ("…" if len(state) > MAX_CHARS else ""))
-    if "\t" in state:
-        return f"{shown} holds a tab: give one state a line, not a table"
+    if TABLE_CELLS.search(state):
+        return f"{shown} is a table's row: give one state a line, without other cells"
     control = next((char for char in state if unicodedata.category(char).startswith("C")), None)
     if control is not None:
         return f"{shown} holds the control character U+{ord(control):04X}"

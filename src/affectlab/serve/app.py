@@ -30,7 +30,6 @@ Every answer's body has a model in the OpenAPI schema, derived from the records'
 
 from __future__ import annotations
 
-import unicodedata
 from importlib import resources
 from typing import Annotated, Any
 
@@ -44,7 +43,7 @@ from starlette.exceptions import HTTPException
 
 from affectlab.detectors.base import Detector
 from affectlab.detectors.resolve import ModelRef, resolve_detector
-from affectlab.errors import AffectlabError
+from affectlab.errors import AffectlabError, InputError
 from affectlab.loaded_once import LoadedOnce
 from affectlab.openstates.languages import OPEN_LANGS
 from affectlab.serve.models import DETECT_RESPONSE, HEALTH_RESPONSE, MODELS_RESPONSE, OPEN_RESPONSE, response_model
@@ -74,19 +73,18 @@ def _integer(value: Any) -> Any:
     return value
 
 
-def _state(value: str) -> str:
-    """A candidate state as ``--states FILE`` reads one: NFC, stripped, lowercased, and plausibly a state."""
-    from affectlab.openstates.lexicon import state_problem
+def _states(value: list[str]) -> list[str]:
+    """The candidate states as ``affectlab.detect_open`` and ``--states FILE`` check them (one function)."""
+    from affectlab.openstates.lexicon import check_states
 
-    state = unicodedata.normalize("NFC", value).strip().lower()
-    problem = state_problem(state)
-    if problem:
-        raise ValueError(problem)
-    return state
+    try:
+        return check_states(value)
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
 
 
 Text = Annotated[str, AfterValidator(_unicode)]
-State = Annotated[str, AfterValidator(_unicode), AfterValidator(_state)]
+States = Annotated[list[Text], Field(min_length=1, max_length=MAX_STATES), AfterValidator(_states)]
 Lang = Annotated[str, AfterValidator(check_lang)]
 """A language tag, checked as ``affectlab.detect`` checks it, before the request waits for its turn."""
 
@@ -115,7 +113,7 @@ class OpenRequest(BaseModel):
     text: Text | None = None
     lang: Lang | None = None
     k: Annotated[int, BeforeValidator(_integer)] = Field(default=5, ge=1, le=10)
-    states: list[State] | None = Field(default=None, min_length=1, max_length=MAX_STATES)
+    states: States | None = None
     states_only: StrictBool = False
 
     def options(self) -> dict[str, Any]:
