@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from sklearn.metrics import f1_score
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -143,7 +144,13 @@ def test_train_detector_stops_early_on_dev_and_tunes_thresholds(tiny_encoder):
     assert all(epoch["dev_score"] is not None for epoch in model.history_)
     assert any("dev macro-F1" in stage for stage in stages)
     assert summary["n_tuning"] == len(data["dev"])  # no five-fold refits of an encoder
-    assert model.decision_.rule == "thresholds" and not np.allclose(model.decision_.values, 0.5)
+    # tuned on dev, never worse there than the untuned thresholds (where they land depends on the tiny model, whose
+    # WordPiece vocabulary the tokenizers trainer may order differently from one process to the next)
+    assert model.decision_.rule == "thresholds"
+    dev_texts, y_dev = list(data["dev"]["text"]), SPACE.encode(data["dev"]["labels"])
+    untuned = (model.predict_proba(dev_texts) >= 0.5).astype(int)
+    tuned_f1 = f1_score(y_dev, model.predict(dev_texts), average="macro", zero_division=0)
+    assert tuned_f1 >= f1_score(y_dev, untuned, average="macro", zero_division=0)
 
 
 def test_presets_set_the_app_h_learning_rate_unless_given():
