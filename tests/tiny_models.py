@@ -28,14 +28,22 @@ def save_tiny_bert(directory: Path, sentences: Sequence[str]) -> Path:
     """A 2-layer BERT (hidden 32, seeded random weights) with a WordPiece vocabulary trained on ``sentences`` and a
     pair template (``[CLS] A [SEP] B [SEP]``), saved as a Hugging Face model directory."""
     import torch
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
     from transformers import BertConfig, BertModel, BertTokenizerFast
 
     special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     wordpiece = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     wordpiece.normalizer = normalizers.BertNormalizer(lowercase=True)
     wordpiece.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    wordpiece.train_from_iterator(sentences, trainers.WordPieceTrainer(vocab_size=300, special_tokens=special))
+    # every word of the sentences and every character (alone and as a word's continuation), sorted: the tokenizers
+    # trainer broke ties between merges differently in each process, so the tiny model changed from run to run
+    words = {
+        word for sentence in sentences
+        for word, _ in wordpiece.pre_tokenizer.pre_tokenize_str(wordpiece.normalizer.normalize_str(sentence))
+    }  # fmt: skip
+    characters = {char for word in words for char in word}
+    pieces = sorted(words | characters | {f"##{char}" for char in characters})
+    wordpiece.model = models.WordPiece({piece: i for i, piece in enumerate([*special, *pieces])}, unk_token="[UNK]")
     cls_id, sep_id = wordpiece.token_to_id("[CLS]"), wordpiece.token_to_id("[SEP]")
     wordpiece.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",
