@@ -138,6 +138,17 @@ def test_detect_open_with_a_states_file(capsys, tmp_path: Path) -> None:
     assert code == 0 and len(json.loads(out)["terms"]) == 5
 
 
+def test_a_long_states_file_shows_progress_on_stderr(capsys, tmp_path: Path, monkeypatch) -> None:
+    import affectlab.cli.detect_cmd as detect_cmd
+
+    monkeypatch.setattr(detect_cmd, "PROGRESS_FROM_STATES", 3)
+    states = tmp_path / "states.txt"
+    states.write_text("bereft\nwistful\nsmug\n", encoding="utf-8")
+    code, out, err = run(capsys, "detect", "--open", "I feel <extra_id_0>.", "--states", states, "--states-only")
+    assert code == 0 and out.split(":")[1].split()[0] in {"bereft", "wistful", "smug"}
+    assert "embedding states: 3/3 states" in err
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

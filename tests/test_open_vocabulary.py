@@ -53,6 +53,18 @@ def test_users_states_are_added_or_ranked_alone(predictor):
         predictor.with_states("es", ["triste"])
 
 
+def test_new_states_are_embedded_in_chunks_with_progress(predictor, monkeypatch):
+    import affectlab.openstates.predictors.open_scoring as scoring
+
+    monkeypatch.setattr(scoring, "STATE_CHUNK", 2)
+    reports = []
+    states = ["calm", "uneasy", "giddy", "sore", "bitter"]
+    followed = predictor.with_states("en", states, only=True, progress=lambda done, total: reports.append((done, total)))
+    assert reports == [(2, 5), (4, 5), (5, 5)]
+    unfollowed = predictor.with_states("en", [*states, "x"], only=True)
+    np.testing.assert_allclose(followed._vectors["en"], unfollowed._vectors["en"][:5], atol=1e-6)
+
+
 def test_every_mask_is_ranked(predictor):
     text = " ".join(f"<extra_id_{i}>" for i in range(10))
     ranked = predictor.predict([text, "<extra_id_0> was the word", "the word was <extra_id_0>"], ["en"] * 3, k=3)

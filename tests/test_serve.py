@@ -167,6 +167,35 @@ def test_at_most_concurrency_detections_run_at_once(monkeypatch, concurrency):
     assert statuses == [200] * 8 and most[0] == concurrency
 
 
+def test_an_open_request_with_its_own_states_never_holds_the_detection_slot(monkeypatch):
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import affectlab.detectors.detect as detect_module
+    import affectlab.openstates.detect as open_module
+
+    embedding = threading.Event()
+
+    def slow_open(texts, model=None, **options):  # embedding 2,000 new states takes seconds
+        embedding.set()
+        time.sleep(1.5)
+        return []
+
+    monkeypatch.setattr(open_module, "detect_open", slow_open)
+    monkeypatch.setattr(detect_module, "detect", lambda texts, **options: [])
+    monkeypatch.setattr("affectlab.serve.app.ServedModels.open_predictor", lambda self: None)
+    with running(create_app(preload=False, concurrency=1)) as base, ThreadPoolExecutor(2) as pool:
+        states = pool.submit(httpx.post, f"{base}/v1/open", json={"text": "I feel <extra_id_0>", "states": ["calm"]},
+                             timeout=30)  # fmt: skip
+        assert embedding.wait(10)
+        started = time.perf_counter()
+        detected = httpx.post(f"{base}/v1/detect", json={"text": "t"}, timeout=30)
+        waited = time.perf_counter() - started
+        assert detected.status_code == 200 and states.result().status_code == 200
+    assert waited < 1.0  # it did not queue behind the states request's 1.5 s
+
+
 @pytest.mark.parametrize("lang", ["en\u0000", "en us", " en", "en\t", "англ", 5])
 @pytest.mark.parametrize("path", ["/v1/detect", "/v1/open"])
 def test_a_lang_that_is_not_a_language_tag_is_422_in_one_line(url, path, lang):

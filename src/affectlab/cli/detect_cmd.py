@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from affectlab.cli.explain_view import print_explanation
-from affectlab.cli.output import print_json, print_left_out, stdout, styled
+from affectlab.cli.output import count_progress, print_json, print_left_out, stdout, styled
 from affectlab.detectors.detect import detect
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.detectors.results import Detection, Sentence
@@ -148,6 +148,8 @@ EMOTION_OPTIONS = ("taxonomy", "context", "fast", "intensity", "sentences", "exp
 """The options of emotion detection that ``detect --open`` (open affective states) has no use for."""
 OPEN_OPTIONS = ("states_file", "states_only")
 """The options of ``detect --open`` alone."""
+PROGRESS_FROM_STATES = 500
+"""A ``--states`` file this long shows a progress line while its new states are embedded (about 5 ms each)."""
 
 
 def _refuse_misplaced(ctx: typer.Context, from_file: bool, open_states: bool) -> None:
@@ -202,7 +204,10 @@ def _detect_open(
         raise InputError("give one or more texts")
     states_file, states_only = candidates
     states = read_states_file(states_file) if states_file is not None else None
-    results = detect_open(texts, lang=lang, k=k, model=model, states=states, states_only=states_only)
+    long_list = states is not None and len(states) >= PROGRESS_FROM_STATES
+    with count_progress("embedding states", enabled=long_list and not as_json, unit="states") as progress:
+        results = detect_open(texts, lang=lang, k=k, model=model, states=states, states_only=states_only,
+                              progress=progress)  # fmt: skip
     if as_json:
         print_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return

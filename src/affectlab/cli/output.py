@@ -288,15 +288,16 @@ def file_progress(enabled: bool = True) -> Iterator[Any]:
 
 
 @contextmanager
-def count_progress(description: str, enabled: bool = True) -> Iterator[Any]:
+def count_progress(description: str, enabled: bool = True, unit: str = "texts") -> Iterator[Any]:
     """A progress bar with items done and ETA on stderr; yields a callback ``(done, total)`` (None when off). Where
-    stderr is not a terminal: a :class:`PlainProgress` line every :data:`PLAIN_PROGRESS_SECONDS` and at the end."""
+    stderr is not a terminal: a :class:`PlainProgress` line every :data:`PLAIN_PROGRESS_SECONDS` and at the end
+    (``2,560/5,427 texts``: ``unit`` names what is counted)."""
     if not enabled:
         yield None
         return
     if not stderr.is_terminal:
         plain = PlainProgress(description)
-        yield lambda done, total: plain.report(f"{done:,}/{total:,} texts", done / total if total else 1.0,
+        yield lambda done, total: plain.report(f"{done:,}/{total:,} {unit}", done / total if total else 1.0,
                                                final=done >= total)  # fmt: skip
         return
     from rich.progress import (

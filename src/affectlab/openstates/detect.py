@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ def detect_open(
     model: Any = "default",
     states: Sequence[str] | None = None,
     states_only: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[OpenDetection]:
     """Open-ended affective states (MASIVE): each text's ``<extra_id_N>`` masks filled with ranked feeling words;
     a text without masks gets "I feel <extra_id_0>." appended ("Me siento" in Spanish). The language is detected
@@ -54,7 +55,7 @@ def detect_open(
     ``states`` are candidate states added to the default's lexicon (``states_only``: ranked alone), e.g. from
     :func:`affectlab.openstates.lexicon.read_states_file`, checked by
     :func:`~affectlab.openstates.lexicon.check_states` (a list of short feeling words or phrases, no masks, no table
-    rows)."""
+    rows). ``progress(done, total)`` follows the embedding of the states the predictor has not embedded yet."""
     items = as_texts(texts)
     k = check_count("k", k) or 5
     if states is not None:
@@ -69,7 +70,7 @@ def detect_open(
     for number, text_lang in enumerate(langs, start=1):
         if text_lang not in OPEN_LANGS:  # identified, since a given language was checked above
             raise InputError(f"text {number} reads as {text_lang!r}, and open affective states cover {_COVERED}")
-    predictor = _with_states(resolve_predictor(model), sorted(set(langs)), states, states_only)
+    predictor = _with_states(resolve_predictor(model), sorted(set(langs)), states, states_only, progress)
     prepared = [prepare(text, text_lang) for text, text_lang in zip(items, langs, strict=True)]
     ranked = predictor.predict(prepared, langs, k=k)
     return [
@@ -78,7 +79,10 @@ def detect_open(
     ]
 
 
-def _with_states(predictor: Any, langs: Sequence[str], states: Sequence[str] | None, only: bool) -> Any:
+def _with_states(
+    predictor: Any, langs: Sequence[str], states: Sequence[str] | None, only: bool,
+    progress: Callable[[int, int], None] | None,
+) -> Any:  # fmt: skip
     """The predictor with the user's candidate states (refused for a predictor that cannot rank any state)."""
     if states is None:
         if only:
@@ -87,7 +91,7 @@ def _with_states(predictor: Any, langs: Sequence[str], states: Sequence[str] | N
     if not hasattr(predictor, "with_states"):
         raise InputError(f"the {predictor.kind!r} predictor ranks its own words only; --states needs the default")
     for lang in langs:
-        predictor = predictor.with_states(lang, states, only=only)
+        predictor = predictor.with_states(lang, states, only=only, progress=progress)
     return predictor
 
 

@@ -18,6 +18,8 @@ each batch in flight: 32 clients took the server from 0.3 to 2 GB). A detection 
 (an ``anyio`` capacity limiter of ``concurrency`` tokens), holding no thread, and ``/healthz``, ``/v1/models`` and
 ``/`` are answered on the event loop itself: they answer at once however many detections are queued (with plain
 ``def`` endpoints, the queued detections held every worker thread and ``/healthz`` waited 50 s behind 100 of them).
+A ``/v1/open`` request with its own ``states`` (up to ``MAX_STATES``, embedded once and kept; 2,000 new ones take
+seconds) runs in a lane of its own, one at a time, so it never holds the detection slot the other requests share.
 
 Limits: at most ``max_batch`` texts per request and ``max_chars`` characters per text (413 with a JSON body beyond
 them); bad JSON, wrong types (``"2"`` or ``true`` for a number too), strings that are not Unicode text (a lone
@@ -233,6 +235,9 @@ def create_app(
     if preload:  # before the server starts: a bad model is one error line, not a failed start
         served.load_all()
     turns = anyio.CapacityLimiter(concurrency)  # a request waiting for its turn waits on the loop, not in a thread
+    # a /v1/open request that brings its own states may embed up to MAX_STATES of them first (seconds): it runs in
+    # a lane of its own, so it never holds the detection slot that every other request waits for
+    state_turns = anyio.CapacityLimiter(1)
     page_html = resources.files("affectlab.serve").joinpath("page.html").read_text(encoding="utf-8")
 
     # JSONResponse writes the JSON (json.dumps, as affectlab does everywhere): pydantic's own, FastAPI's default
@@ -278,7 +283,7 @@ def create_app(
             results = detect_open(texts, model=served.open_predictor(), **request.options())
             return {"results": [r.to_dict() for r in results]}
 
-        return await anyio.to_thread.run_sync(work, limiter=turns)
+        return await anyio.to_thread.run_sync(work, limiter=state_turns if request.states else turns)
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> str:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +11,8 @@ import numpy as np
 from affectlab.errors import InputError
 from affectlab.openstates.languages import OPEN_LANGS, STATE_TEMPLATES
 
+STATE_CHUNK = 256
+"""States embedded per call of the encoder when a caller follows the progress (2,000 new states take seconds)."""
 TAU = 0.05
 """Temperature of the map's softmax (cosines of unit vectors / TAU)."""
 Examples = dict[str, tuple[list[str], list[str]]]
@@ -65,13 +67,21 @@ def columns(known: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
     return np.array([index.get(s, -1) for s in candidates], dtype=np.int64)
 
 
-def embed_states(states: Sequence[str], lang: str) -> np.ndarray:
+def embed_states(states: Sequence[str], lang: str, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Unit vectors of states written as the language's state template
-    (:data:`~affectlab.openstates.languages.STATE_TEMPLATES`)."""
+    (:data:`~affectlab.openstates.languages.STATE_TEMPLATES`); ``progress(done, total)`` after each
+    :data:`STATE_CHUNK` states when given."""
     from affectlab.encoders.sentence import embed
 
     if lang not in STATE_TEMPLATES:
         raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(OPEN_LANGS)})")
     if not states:
         return np.zeros((0, 384), np.float32)
-    return unit_rows(embed([STATE_TEMPLATES[lang].format(s) for s in states]))
+    written = [STATE_TEMPLATES[lang].format(s) for s in states]
+    if progress is None:
+        return unit_rows(embed(written))
+    chunks = []
+    for start in range(0, len(written), STATE_CHUNK):
+        chunks.append(embed(written[start : start + STATE_CHUNK]))
+        progress(start + len(chunks[-1]), len(written))
+    return unit_rows(np.vstack(chunks))

@@ -80,9 +80,12 @@ class OpenVocabularyPredictor:
             self._vectors[lang] = embed_states(self.candidates_[lang], lang)
         return self._vectors[lang]
 
-    def with_states(self, lang: str, states: Sequence[str], only: bool = False) -> OpenVocabularyPredictor:
+    def with_states(
+        self, lang: str, states: Sequence[str], only: bool = False, progress: Callable[[int, int], None] | None = None
+    ) -> OpenVocabularyPredictor:
         """A copy whose ``lang`` candidates are ``states`` added to its own (or ``only`` them). The last few copies
-        are kept, so a caller who passes the same states on every call embeds them once."""
+        are kept, so a caller who passes the same states on every call embeds them once; ``progress(done, total)``
+        follows the embedding of the new ones."""
         if lang not in self.candidates_:
             raise InputError(f"the open-state predictor has no {lang!r} states (has {', '.join(self.candidates_)})")
         key = (lang, tuple(states), only)
@@ -91,10 +94,12 @@ class OpenVocabularyPredictor:
                 check_readable(states)
                 if len(self._copies) >= KEPT_COPIES:
                     self._copies.pop(next(iter(self._copies)))
-                self._copies[key] = self._copy_with(lang, states, only)
+                self._copies[key] = self._copy_with(lang, states, only, progress)
             return self._copies[key]
 
-    def _copy_with(self, lang: str, states: Sequence[str], only: bool) -> OpenVocabularyPredictor:
+    def _copy_with(
+        self, lang: str, states: Sequence[str], only: bool, progress: Callable[[int, int], None] | None
+    ) -> OpenVocabularyPredictor:
         copy = OpenVocabularyPredictor()
         copy.map_, copy.members_, copy.blends_, copy.training_ = self.map_, self.members_, self.blends_, self.training_
         copy.vector_members_ = self.vector_members_
@@ -104,7 +109,7 @@ class OpenVocabularyPredictor:
         known = set(own)
         added = [s for s in dict.fromkeys(states) if s not in known]
         copy.candidates_[lang] = own + added
-        copy._vectors[lang] = np.vstack([self.state_vectors(lang)[: len(own)], embed_states(added, lang)])
+        copy._vectors[lang] = np.vstack([self.state_vectors(lang)[: len(own)], embed_states(added, lang, progress)])
         return copy
 
     def _closed(
