@@ -59,7 +59,9 @@ def test_new_states_are_embedded_in_chunks_with_progress(predictor, monkeypatch)
     monkeypatch.setattr(scoring, "STATE_CHUNK", 2)
     reports = []
     states = ["calm", "uneasy", "giddy", "sore", "bitter"]
-    followed = predictor.with_states("en", states, only=True, progress=lambda done, total: reports.append((done, total)))
+    followed = predictor.with_states(
+        "en", states, only=True, progress=lambda done, total: reports.append((done, total))
+    )
     assert reports == [(2, 5), (4, 5), (5, 5)]
     unfollowed = predictor.with_states("en", [*states, "x"], only=True)
     np.testing.assert_allclose(followed._vectors["en"], unfollowed._vectors["en"][:5], atol=1e-6)

@@ -23,11 +23,13 @@ Examples = dict[str, tuple[list[str], list[str]]]
 class Blend:
     """How the members' log-probabilities are combined: ``map + closed * (ngram - map) + vector * (vector_member -
     map)``, each closed term only for the states that member knows, and ``map + unseen_offset`` for the states
-    neither knows."""
+    neither knows; then ``affect`` times the agreement of each state with the context's affect
+    (:mod:`~affectlab.openstates.predictors.affect_agreement`) for every state."""
 
     closed: float = 0.5
     vector: float = 0.0
     unseen_offset: float = 0.0
+    affect: float = 0.0
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:
@@ -44,10 +46,11 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
 
 def blend_scores(
     contexts: np.ndarray, W: np.ndarray, candidates: np.ndarray, closed: Sequence[tuple[np.ndarray, np.ndarray]],
-    blend: Blend,
+    blend: Blend, agreement: np.ndarray | None = None,
 ) -> np.ndarray:  # fmt: skip
     """Blended log-scores ``(n_contexts, n_candidates)`` from the context vectors and, per closed member (n-gram,
-    vector), ``(columns, logits)``: ``columns[j]`` is candidate ``j``'s column in ``logits``, or -1."""
+    vector), ``(columns, logits)``: ``columns[j]`` is candidate ``j``'s column in ``logits``, or -1; plus
+    ``blend.affect * agreement`` when the agreement is given."""
     scores = log_softmax(contexts @ W @ candidates.T / TAU)
     known = np.zeros(candidates.shape[0], dtype=bool)
     shift = np.zeros_like(scores)
@@ -58,6 +61,8 @@ def blend_scores(
             shift[:, seen] += weight * (log_softmax(logits)[:, columns[seen]] - scores[:, seen])
     scores += shift
     scores[:, ~known] += blend.unseen_offset
+    if agreement is not None and blend.affect:
+        scores += blend.affect * agreement
     return scores
 
 

@@ -29,13 +29,14 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from affectlab.errors import InputError, ModelFileError
 from affectlab.model_package import shipped_path
 from affectlab.openstates.languages import STATE_TEMPLATES
+from affectlab.openstates.predictors.affect_agreement import WordAffect, agreement, context_affect
 from affectlab.openstates.predictors.base import Ranked, TermScore, write_config
 from affectlab.openstates.predictors.closed_members import NgramMember, VectorMember
 from affectlab.openstates.predictors.embedded import NO_FEELING, mask_contexts
@@ -48,6 +49,9 @@ from affectlab.openstates.predictors.open_scoring import (
     log_softmax,
     unit_rows,
 )
+
+if TYPE_CHECKING:
+    from affectlab.openstates.predictors.open_training import KindData
 
 HEADS_DIR = shipped_path("open_states")
 """The shipped predictor, in the model package (:mod:`affectlab.model_package`)."""
@@ -67,6 +71,7 @@ class OpenVocabularyPredictor:
         self.vector_members_: dict[str, VectorMember] = {}
         self.blends_: dict[str, Blend] = {}
         self.candidates_: dict[str, list[str]] = {}
+        self.affect_: WordAffect | None = None
         self.training_: dict[str, Any] = {}
         self._vectors: dict[str, np.ndarray] = {}
         self._copies: dict[tuple[str, tuple[str, ...], bool], OpenVocabularyPredictor] = {}
@@ -102,7 +107,7 @@ class OpenVocabularyPredictor:
     ) -> OpenVocabularyPredictor:
         copy = OpenVocabularyPredictor()
         copy.map_, copy.members_, copy.blends_, copy.training_ = self.map_, self.members_, self.blends_, self.training_
-        copy.vector_members_ = self.vector_members_
+        copy.vector_members_, copy.affect_ = self.vector_members_, self.affect_
         copy.candidates_ = dict(self.candidates_)
         copy._vectors = {k: v for k, v in self._vectors.items() if k != lang}
         own = [] if only else self.candidates_[lang]
@@ -131,14 +136,17 @@ class OpenVocabularyPredictor:
             if lang not in self.candidates_:
                 raise InputError(f"the open-state predictor has no {lang!r} states (has {', '.join(self.candidates_)})")
         contexts = [mask_contexts(text) for text in masked]
-        X = unit_rows(embed([c for cs in contexts for c in cs]))
+        flat = [c for cs in contexts for c in cs]
+        X = unit_rows(embed(flat))
+        affect = self._context_affect(flat, [lang for cs, lang in zip(contexts, langs, strict=True) for _ in cs])
         out: list[Ranked] = []
         row = 0
         for cs, lang in zip(contexts, langs, strict=True):
-            candidates = self.candidates_[lang]
+            candidates, state_vectors = self.candidates_[lang], self.state_vectors(lang)
             vectors = X[row : row + len(cs)]
             closed = self._closed(lang, candidates, cs, vectors)
-            scores = blend_scores(vectors, self.map_, self.state_vectors(lang), closed, self.blends_[lang])
+            agreed = self._agreement(None if affect is None else affect[row : row + len(cs)], state_vectors)
+            scores = blend_scores(vectors, self.map_, state_vectors, closed, self.blends_[lang], agreed)
             row += len(cs)
             probs = np.exp(log_softmax(scores))
             ranked = []
@@ -155,13 +163,28 @@ class OpenVocabularyPredictor:
 
         contexts = [mask_contexts(text)[0] for text in masked]
         X = unit_rows(embed(contexts))
+        affect = self._context_affect(contexts, langs)
         out = np.zeros((len(masked), len(candidates)))
         for lang in set(langs):
             rows = np.array([i for i, x in enumerate(langs) if x == lang])
             closed = self._closed(lang, candidates, [contexts[i] for i in rows], X[rows])
-            scores = blend_scores(X[rows], self.map_, embed_states(candidates, lang), closed, self.blends_[lang])
-            out[rows] = log_softmax(scores)
+            state_vectors = embed_states(candidates, lang)
+            agreed = self._agreement(None if affect is None else affect[rows], state_vectors)
+            out[rows] = log_softmax(blend_scores(X[rows], self.map_, state_vectors, closed, self.blends_[lang], agreed))
         return out
+
+    def _context_affect(self, contexts: Sequence[str], langs: Sequence[str]) -> np.ndarray | None:
+        """The contexts' affect (:func:`~affectlab.openstates.predictors.affect_agreement.context_affect`), or None
+        when no language of theirs weighs agreement (then no emotion detector loads)."""
+        if self.affect_ is None or not any(self.blends_[lang].affect for lang in set(langs)):
+            return None
+        return context_affect(contexts, langs)
+
+    def _agreement(self, context_scores: np.ndarray | None, state_vectors: np.ndarray) -> np.ndarray | None:
+        """Each context's agreement with each state (None without the contexts' affect)."""
+        if context_scores is None or self.affect_ is None:
+            return None
+        return agreement(context_scores, self.affect_.profiles(state_vectors))
 
     # --- training ---------------------------------------------------------------------------------------------
 
@@ -171,12 +194,13 @@ class OpenVocabularyPredictor:
         lexicons: Mapping[str, Sequence[str]],
         progress: Callable[[str], None] = print,
         labelled: Examples | None = None,
+        kind: KindData | None = None,
     ) -> OpenVocabularyPredictor:
         """Learn from ``{lang: (contexts, states)}`` (one per mask of the training posts) and, for the vector member
         alone, ``labelled`` examples (verbalised labelled texts); candidates = ``lexicons[lang]`` + every state of
-        the examples."""
+        the examples. With ``kind``, also the word affect and each language's affect weight (right in kind)."""
         from affectlab.encoders.sentence import embed, embedding_cache
-        from affectlab.openstates.predictors.open_training import choose_blends, train_map
+        from affectlab.openstates.predictors.open_training import choose_blends, fit_word_affect, train_map
 
         vectors: dict[str, np.ndarray] = {}
         for lang, (contexts, states) in examples.items():
@@ -186,10 +210,11 @@ class OpenVocabularyPredictor:
             with embedding_cache():
                 vectors[lang] = unit_rows(embed(contexts))
         extra = labelled_vectors(labelled or {}, progress)
-        self.blends_, dev = choose_blends(vectors, examples, lexicons, progress, extra)
+        self.blends_, dev = choose_blends(vectors, examples, lexicons, progress, extra, kind)
         self.training_["dev"] = dev
         progress("refitting on every example")
         self.map_ = train_map(vectors, examples)
+        self.affect_ = None if kind is None else fit_word_affect(examples, kind)
         for lang, (contexts, states) in examples.items():
             self.members_[lang] = NgramMember.fit(contexts, states)
             more_vectors, more_states = extra.get(lang, (np.zeros((0, 384), np.float32), []))
@@ -214,6 +239,8 @@ class OpenVocabularyPredictor:
         for lang, member in self.members_.items():
             arrays |= member.arrays(f"{lang}/ngram") | self.vector_members_[lang].arrays(f"{lang}/vector")
             arrays[f"{lang}/candidates"] = self.state_vectors(lang).astype(np.float16)
+        if self.affect_ is not None:
+            arrays |= self.affect_.arrays("affect")
         np.savez_compressed(path / ARRAYS, **arrays)
         settings = {
             "candidates": self.candidates_,
@@ -244,6 +271,8 @@ class OpenVocabularyPredictor:
                     predictor._vectors[lang] = arrays[f"{lang}/candidates"].astype(np.float32)
                     if len(predictor._vectors[lang]) != len(predictor.candidates_[lang]):
                         raise ValueError(f"{lang}: the candidates' vectors do not match their names")
+                if "affect/weights" in arrays.files:  # saved before issue 43: no word affect, no agreement
+                    predictor.affect_ = WordAffect.from_arrays(arrays, "affect")
             predictor.blends_ = {lang: Blend(**blend) for lang, blend in config["blends"].items()}
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ModelFileError(f"cannot load the open-state predictor at {path} ({exc})") from None
@@ -286,9 +315,11 @@ def build_open_default(
     (acc@1 / acc@5), since those texts carry no mask and their 28 words took the map over."""
     from affectlab.openstates.lexicon import default_states
     from affectlab.openstates.predictors.embedded import labelled_examples, recipe_examples
+    from affectlab.openstates.predictors.open_training import kind_data
 
     examples = recipe_examples(recipe_dir)
     lexicons = {lang: default_states(lang) for lang in examples}
-    predictor = OpenVocabularyPredictor().fit(examples, lexicons, progress, labelled_examples(data_dir))
+    kind = kind_data(recipe_dir, data_dir)
+    predictor = OpenVocabularyPredictor().fit(examples, lexicons, progress, labelled_examples(data_dir), kind)
     predictor.save(out_dir)
     return predictor

@@ -1,0 +1,135 @@
+"""Right in kind (issue 43): how well a candidate state agrees with what its masked context says about affect, so
+that a state the predictor never saw still lands in the family and polarity the text calls for.
+
+* **The context's affect**: the default emotion detector's six Ekman scores and its ``none`` score
+  (:func:`context_affect`), read on the mask's window with the mask left out: the project's best reader of affect,
+  where a sentence vector alone named sadness for good news (issue 43).
+* **A state's affect** (:class:`WordAffect`): a logistic regression from the state's own vector ("I feel X.", the
+  one the map already embeds, so a user's state costs nothing more) onto the six emotions. It learns from the
+  feeling words of the recipe's CARER posts, each post's label the family of the word its author named (love read
+  as joy; :func:`word_affect_examples`), and from the paper's label words (Table 10, and App. C.1's through
+  GoEmotions' Ekman grouping), the only source of disgust.
+* **Agreement** (:func:`agreement`): ``log(sum_f q_f p_f(state) + q_none / 6)``, ``q`` the context's seven scores
+  normalised, so a context that says no emotion leaves the ranking as it was. The open predictor adds it with the
+  weight its blend was chosen with on dev (:mod:`~affectlab.openstates.predictors.open_training`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from affectlab.openstates.predictors.embedded import PLACEHOLDER
+
+EMOTIONS = ("anger", "disgust", "fear", "joy", "sadness", "surprise")
+"""The families a state's affect is read in: Ekman's six, as the default detector reads contexts."""
+CARER_FAMILIES = {"sadness": "sadness", "joy": "joy", "love": "joy", "anger": "anger", "fear": "fear",
+                  "surprise": "surprise"}  # fmt: skip
+"""CARER's six labels as Ekman families (love is a positive feeling: joy's family)."""
+WORD_C = 1.0
+"""The regression's inverse L2 strength (scikit-learn's default)."""
+SEED_WEIGHT = 3.0
+"""The weight of each of the paper's label words, against at most sqrt(5) for a CARER word."""
+
+
+@dataclass
+class WordAffect:
+    """A state's six-emotion profile from its unit vector: softmax of ``vectors @ weights.T + bias``."""
+
+    weights: np.ndarray
+    bias: np.ndarray
+
+    @classmethod
+    def fit(cls, vectors: np.ndarray, families: Sequence[str], weights: np.ndarray) -> WordAffect:
+        """A multinomial logistic regression over :data:`EMOTIONS` (every one must occur in ``families``)."""
+        from sklearn.linear_model import LogisticRegression
+
+        model = LogisticRegression(C=WORD_C, max_iter=3000).fit(vectors, list(families), sample_weight=weights)
+        if tuple(model.classes_) != EMOTIONS:
+            raise ValueError(f"the word affect needs examples of {', '.join(EMOTIONS)}; got {list(model.classes_)}")
+        return cls(model.coef_.astype(np.float32), model.intercept_.astype(np.float32))
+
+    def profiles(self, vectors: np.ndarray) -> np.ndarray:
+        """``(n, 6)`` probabilities of :data:`EMOTIONS` for each state vector."""
+        logits = vectors @ self.weights.T + self.bias
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The arrays to save, under ``prefix``."""
+        return {f"{prefix}/weights": self.weights, f"{prefix}/bias": self.bias}
+
+    @classmethod
+    def from_arrays(cls, arrays: Any, prefix: str) -> WordAffect:
+        """The reader saved by :meth:`arrays` (``ValueError`` when the shapes are not six emotions')."""
+        reader = cls(arrays[f"{prefix}/weights"].astype(np.float32), arrays[f"{prefix}/bias"].astype(np.float32))
+        if reader.weights.shape[0] != len(EMOTIONS) or reader.bias.shape != (len(EMOTIONS),):
+            raise ValueError(f"{prefix}: the word affect's arrays are not six emotions'")
+        return reader
+
+
+def word_affect_examples(
+    states: Sequence[tuple[str, str]], families: Sequence[str | None], seeds: Mapping[str, Sequence[tuple[str, str]]]
+) -> tuple[list[tuple[str, str]], list[str], np.ndarray]:
+    """``([(lang, state)], families, weights)``: each ``(lang, state)`` named in posts with a family, one row per
+    family it was named with (weighted by its share times sqrt(number of posts, at most 5)), then every
+    ``seeds[lang]`` ``(family, word)`` at :data:`SEED_WEIGHT`. ``families`` line up with ``states`` (None: a post
+    whose source gives no family)."""
+    counts: dict[tuple[str, str], Counter[str]] = {}
+    for state, family in zip(states, families, strict=True):
+        if family is not None:
+            counts.setdefault(state, Counter())[family] += 1
+    words, labels, weights = [], [], []
+    for state, found in sorted(counts.items()):
+        total = sum(found.values())
+        for family, n in sorted(found.items()):
+            words.append(state)
+            labels.append(family)
+            weights.append(n / total * min(total, 5) ** 0.5)
+    for lang, pairs in seeds.items():
+        for family, word in pairs:
+            words.append((lang, word))
+            labels.append(family)
+            weights.append(SEED_WEIGHT)
+    return words, labels, np.array(weights)
+
+
+def context_affect(contexts: Sequence[str], langs: Sequence[str]) -> np.ndarray:
+    """``(n, 7)`` scores of :data:`EMOTIONS` and ``none`` by the default detector (Ekman), each context read with
+    its mask placeholders left out; a context with nothing else reads as ``none``."""
+    from affectlab.detectors.detect import detect
+
+    texts = [" ".join(context.replace(PLACEHOLDER, " ").split()) for context in contexts]
+    scores = np.zeros((len(texts), len(EMOTIONS) + 1), dtype=np.float32)
+    scores[:, -1] = 1.0
+    for lang in sorted(set(langs)):
+        rows = [i for i, (text, text_lang) in enumerate(zip(texts, langs, strict=True)) if text and text_lang == lang]
+        if rows:
+            found = detect([texts[i] for i in rows], taxonomy="ekman", lang=lang)
+            scores[rows] = [[result.scores[label] for label in (*EMOTIONS, "none")] for result in found]
+    return scores
+
+
+def agreement(context_scores: np.ndarray, profiles: np.ndarray) -> np.ndarray:
+    """``(n_contexts, n_states)``: ``log(q[:6] . profile + q_none / 6)`` with ``q`` the context's scores
+    normalised."""
+    q = context_scores / np.maximum(context_scores.sum(axis=1, keepdims=True), 1e-9)
+    return np.log(q[:, : len(EMOTIONS)] @ profiles.T + q[:, -1:] / len(EMOTIONS) + 1e-6)
+
+
+def label_words() -> dict[str, list[tuple[str, str]]]:
+    """The paper's label words with their Ekman family: Table 10's (English and Spanish) and App. C.1's GoEmotions
+    words through GoEmotions' Ekman grouping (``nothing`` left out)."""
+    from affectlab.labels import GOEMOTIONS_TO_EKMAN
+    from affectlab.openstates.collect.seeds import EKMAN_WORDS, GOEMOTIONS_WORDS
+
+    words = {lang: [(family, word) for family, word in of_lang.items() if family in EMOTIONS]
+             for lang, of_lang in EKMAN_WORDS.items()}  # fmt: skip
+    for label, word in GOEMOTIONS_WORDS.items():
+        if GOEMOTIONS_TO_EKMAN[label] in EMOTIONS and (GOEMOTIONS_TO_EKMAN[label], word) not in words["en"]:
+            words["en"].append((GOEMOTIONS_TO_EKMAN[label], word))
+    return words
