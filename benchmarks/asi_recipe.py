@@ -4,11 +4,12 @@ train split, on the recipe's test sets with top-k accuracy and similarity (Table
 fixed-label evaluation on GoEmotions 7 and 28 (Table 5/13's columns), beside the paper's numbers.
 
     pip install -e ".[bench]"
-    python benchmarks/asi_recipe.py --data-dir ../shared/data
+    python benchmarks/asi_recipe.py --data-dir ../shared/data [--model DIR] [--out FILE]
 
 The recipe's corpus (CARER's "i feel" tweets, GoEmotions, EmoContext, SemEval-2025) is not MASIVE's Reddit corpus,
 so its scores and the paper's are printed side by side, not compared as equals. The shipped predictor must have been
-built from the same recipe (``asi build-default``): the script checks that its training counts match.
+built from the same recipe (``asi build-default``): the script checks that its training counts match. ``--model``
+scores a rebuilt predictor beside it ("rebuilt"), so before and after come from one run.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--limit", type=int, help="fixed-label: only the first N test texts (smoke test)")
+    parser.add_argument("--model", help="a rebuilt open predictor's folder, scored beside the shipped one")
+    parser.add_argument("--out", help="where to write the JSON (default: results/asi_recipe.json)")
     args = parser.parse_args()
     result: dict = {"paper": PAPER}
     with tempfile.TemporaryDirectory() as scratch:
@@ -64,7 +67,11 @@ def main() -> None:
         }
         shipped = load_predictor(HEADS_DIR)
         _check_same_split(shipped, recipe_examples(scratch))
-        predictors = {"open": shipped, "closed": build_closed(scratch, args.data_dir, Path(scratch) / "closed")}
+        predictors = {"open": shipped}
+        if args.model:
+            predictors["rebuilt"] = load_predictor(args.model)
+            _check_same_split(predictors["rebuilt"], recipe_examples(scratch))
+        predictors["closed"] = build_closed(scratch, args.data_dir, Path(scratch) / "closed")
         embedder = default_embedder()
         result["similarity_model"] = embedder.name
         result["open"] = {name: {} for name in predictors}
@@ -81,7 +88,11 @@ def main() -> None:
             result["fixed_label"][name][dataset] = fixed_label_eval(predictor, dataset, rows, 5, spec.label_space)
     result["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     result["date"] = date.today().isoformat()
-    out = Path(__file__).parent / "results" / ("asi_recipe-smoke.json" if args.limit else "asi_recipe.json")
+    out = (
+        Path(args.out)
+        if args.out
+        else Path(__file__).parent / "results" / ("asi_recipe-smoke.json" if args.limit else "asi_recipe.json")
+    )
     out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in result.items() if k != "paper"}, indent=1, ensure_ascii=False))
 

