@@ -295,7 +295,7 @@ def fit_word_affect(examples: Examples, kind: KindData, keep: Mapping[str, np.nd
     return WordAffect.fit(vectors, labels, weights)
 
 
-SITUATIONS = {"en": (("goemotions", 1200), ("semeval2025-eng", None)), "es": (("semeval2025-esp", None),)}
+SITUATIONS = {"en": (("goemotions-ekman", 1200), ("semeval2025-eng", None)), "es": (("semeval2025-esp", None),)}
 """The situation dev sets per language: (dataset, at most this many of its dev rows with one Ekman emotion, drawn
 with seed 0; None: all)."""
 
@@ -318,18 +318,16 @@ def kind_data(recipe_dir: str | Path, data_dir: str | Path | None) -> KindData:
 
 def situation_rows(lang: str, data_dir: str | Path | None) -> tuple[list[str], list[str]]:
     """``(texts, emotions)``: the dev rows of :data:`SITUATIONS`' datasets of ``lang`` that carry exactly one of
-    the six Ekman emotions (GoEmotions' labels through its Ekman grouping)."""
+    the six Ekman emotions (GoEmotions through its Ekman view)."""
     from affectlab.datasets import resolve_dataset
-    from affectlab.labels import GOEMOTIONS_TO_EKMAN
 
     texts: list[str] = []
     emotions: list[str] = []
     for name, most in SITUATIONS[lang]:
         dev = resolve_dataset(name, data_dir)[1]["dev"]
-        mapping = GOEMOTIONS_TO_EKMAN if name == "goemotions" else {e: e for e in EMOTIONS}
         rows = []
         for text, labels in zip(dev["text"], dev["labels"], strict=True):
-            found = {mapping.get(label, "none") for label in labels} - {"none"}
+            found = set(labels) - {"none"}
             if len(found) == 1 and found <= set(EMOTIONS):
                 rows.append((str(text), found.pop()))
         if most is not None and len(rows) > most:

@@ -139,13 +139,15 @@ class OpenVocabularyPredictor:
         flat = [c for cs in contexts for c in cs]
         X = unit_rows(embed(flat))
         affect = self._context_affect(flat, [lang for cs, lang in zip(contexts, langs, strict=True) for _ in cs])
+        word = self.affect_ if affect is not None else None  # each language's candidates read once per call
+        profiles = {lang: word.profiles(self.state_vectors(lang)) for lang in set(langs)} if word else {}
         out: list[Ranked] = []
         row = 0
         for cs, lang in zip(contexts, langs, strict=True):
             candidates, state_vectors = self.candidates_[lang], self.state_vectors(lang)
             vectors = X[row : row + len(cs)]
             closed = self._closed(lang, candidates, cs, vectors)
-            agreed = self._agreement(None if affect is None else affect[row : row + len(cs)], state_vectors)
+            agreed = agreement(affect[row : row + len(cs)], profiles[lang]) if affect is not None and profiles else None
             scores = blend_scores(vectors, self.map_, state_vectors, closed, self.blends_[lang], agreed)
             row += len(cs)
             probs = np.exp(log_softmax(scores))
@@ -169,7 +171,11 @@ class OpenVocabularyPredictor:
             rows = np.array([i for i, x in enumerate(langs) if x == lang])
             closed = self._closed(lang, candidates, [contexts[i] for i in rows], X[rows])
             state_vectors = embed_states(candidates, lang)
-            agreed = self._agreement(None if affect is None else affect[rows], state_vectors)
+            agreed = (
+                None
+                if affect is None or self.affect_ is None
+                else agreement(affect[rows], self.affect_.profiles(state_vectors))
+            )
             out[rows] = log_softmax(blend_scores(X[rows], self.map_, state_vectors, closed, self.blends_[lang], agreed))
         return out
 
@@ -179,12 +185,6 @@ class OpenVocabularyPredictor:
         if self.affect_ is None or not any(self.blends_[lang].affect for lang in set(langs)):
             return None
         return context_affect(contexts, langs)
-
-    def _agreement(self, context_scores: np.ndarray | None, state_vectors: np.ndarray) -> np.ndarray | None:
-        """Each context's agreement with each state (None without the contexts' affect)."""
-        if context_scores is None or self.affect_ is None:
-            return None
-        return agreement(context_scores, self.affect_.profiles(state_vectors))
 
     # --- training ---------------------------------------------------------------------------------------------
 
