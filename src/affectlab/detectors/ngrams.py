@@ -60,16 +60,20 @@ def _vectorizer(kind: str, params: dict[str, Any]) -> Any:
 class FittedBlock:
     """One fitted TF-IDF block applied to new texts: the n-grams of each text (``char``: character n-grams of each
     space-padded word, a word shorter than n counted once; otherwise word n-grams of the word pattern's tokens),
-    counted over the vocabulary, ``1 + log(count)``, times IDF, each row scaled to unit length.
+    counted over the vocabulary, ``1 + log(count)``, times IDF, each row scaled to unit length. Word tokens follow
+    ``token_pattern`` (the vectoriser's own; :data:`~affectlab.text.WORD_PATTERN` for the detectors).
 
     Character n-grams are looked up by hash, for a whole batch at once in numpy (:class:`CharNgramIndex`): in
     Python, one dictionary lookup per n-gram (about 700 per tweet-length text) took most of the fast profile's
     time."""
 
-    def __init__(self, kind: str, ngram_range: tuple[int, int], vocabulary: dict[str, int], idf: np.ndarray):
+    def __init__(
+        self, kind: str, ngram_range: tuple[int, int], vocabulary: dict[str, int], idf: np.ndarray,
+        token_pattern: str = WORD_PATTERN,
+    ):  # fmt: skip
         self.kind, self.ngram_range = kind, ngram_range
         self.vocabulary, self.idf = vocabulary, np.asarray(idf, dtype=np.float64)
-        self._tokens = re.compile(WORD_PATTERN)
+        self._tokens = re.compile(token_pattern)
         self._char_index: CharNgramIndex | None = None
         self._hashes_collide = False
 

