@@ -390,3 +390,30 @@ def test_the_python_api_writes_the_report_the_command_writes(capsys, wide_file: 
     cli = (tmp_path / "cli" / "report.md").read_text(encoding="utf-8")
     api = report.read_text(encoding="utf-8")
     assert api.split("## Reproduce")[0] == cli.split("## Reproduce")[0] and chart.is_file()
+
+
+def test_aggregate_takes_control_answers_as_known_truths(capsys, long_file: Path, tmp_path: Path) -> None:
+    controls = tmp_path / "controls.csv"
+    truth = {(r[0], r[2]): r[4] for r in _ratings() if r[3] == "Annotator-1"}
+    controls.write_text("item,label,value\n" + "".join(f"0,{label},{truth[('0', label)]}\n" for label in LABELS))
+    args = ["annotate", "aggregate", long_file, "--value-col", "value", "--controls", controls]
+    code, stdout, _ = run(capsys, *args, "--json")
+    assert code == 0 and json.loads(stdout)["n_control_questions"] == len(LABELS)
+    code, stdout, _ = run(capsys, *args)
+    assert code == 0 and f"{len(LABELS)} control questions held at their known answers" in " ".join(stdout.split())
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        ("item,label,value\n0,joy,1\n", ["--method", "majority"], "dawid-skene only, not majority"),
+        ("item,label,value\n999,joy,1\n", [], "control item '999' has no ratings"),
+        ("item,label\n0,joy\n", [], "no column 'value'"),
+    ],
+)
+def test_bad_controls_are_one_line(capsys, long_file: Path, tmp_path: Path, content, extra, message) -> None:
+    controls = tmp_path / "controls.csv"
+    controls.write_text(content, encoding="utf-8")
+    args = ["annotate", "aggregate", long_file, "--value-col", "value", "--controls", controls, *extra]
+    code, _, stderr = run(capsys, *args)
+    assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1

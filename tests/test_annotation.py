@@ -23,6 +23,7 @@ from affectlab.annotation import (
     interrater_correlation,
     krippendorff_alpha,
     mean_pairwise_cohen_kappa,
+    read_controls,
     read_long,
     read_wide,
 )
@@ -380,6 +381,52 @@ def test_dawid_skene_is_confident_where_majority_vote_is_not() -> None:
     assert majority.questions["confidence"].tolist() == pytest.approx([0.6] * 20)
     assert (dawid_skene.questions["confidence"] > 0.99).all()
     assert majority.share_passing == 0.0 and dawid_skene.share_passing == 1.0
+
+
+def _three_adversaries() -> pd.DataFrame:
+    """Two annotators give the truth, three always the opposite: every vote is 3 to 2 for the wrong value."""
+    rows = []
+    for i in range(20):
+        truth = float(i % 2)
+        rows += [(f"t{i}", a, "joy", truth) for a in "ab"] + [(f"t{i}", a, "joy", 1 - truth) for a in "cde"]
+    return _long(rows)
+
+
+def test_dawid_skene_with_control_answers_finds_a_crowd_whose_majority_is_wrong() -> None:
+    annotations = read_long(_three_adversaries(), value_col="value")
+    truth = [float(i % 2) for i in range(20)]
+    without = aggregate(annotations, "dawid-skene")
+    assert without.questions["value"].tolist() == [1 - t for t in truth]
+    controls = {(f"t{i}", "joy"): truth[i] for i in range(4)}
+    held = aggregate(annotations, "dawid-skene", controls=controls)
+    assert held.questions["value"].tolist() == truth
+    assert held.n_controls == 4
+    assert held.questions["confidence"].iloc[:4].tolist() == [1.0] * 4
+
+
+def test_control_answers_are_checked() -> None:
+    annotations = read_long(_two_adversaries(), value_col="value")
+    with pytest.raises(InputError, match="dawid-skene only, not majority"):
+        aggregate(annotations, "majority", controls={("t0", "joy"): 0.0})
+    with pytest.raises(InputError, match="control item 't99' has no ratings for label 'joy'"):
+        aggregate(annotations, "dawid-skene", controls={("t99", "joy"): 0.0})
+    with pytest.raises(InputError, match="'yes' is not a number"):
+        aggregate(annotations, "dawid-skene", controls={("t0", "joy"): "yes"})
+
+
+def test_read_controls_reads_item_label_value_rows(tmp_path: Path) -> None:
+    path = tmp_path / "controls.csv"
+    path.write_text("item_id,emotion,value\nt0,joy,0\nt1,joy,1\n", encoding="utf-8")
+    assert read_controls(path) == {("t0", "joy"): 0.0, ("t1", "joy"): 1.0}
+    path.write_text("item,label,value\nt0,joy,0\nt0,joy,1\n", encoding="utf-8")
+    with pytest.raises(InputError, match="control item 't0', label 'joy' is given twice"):
+        read_controls(path)
+    path.write_text("item,label,value\nt0,joy,\n", encoding="utf-8")
+    with pytest.raises(InputError, match="data row 1: a control question has no value"):
+        read_controls(path)
+    path.write_text("item,label\nt0,joy\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no column 'value'"):
+        read_controls(path)
 
 
 QUICK_OPTIONS = {"glad": {"n_iter": 5}, "mace": {"n_restarts": 1, "n_iter": 5}}

@@ -9,6 +9,11 @@ EmoBench-UA (section 3.3.4) aggregated five annotators with Dawid-Skene and kept
 confidence was at least 0.9; ``min_confidence`` applies that rule per item: an item passes when every one of its
 label questions has a confidence of at least ``min_confidence``.
 
+Control tasks (EmoBench-UA 3.3.4: items whose answer the owner knows) can be given as ``controls``: Dawid-Skene
+then holds those questions at their known value in every EM step (crowd-kit's ``true_labels``), so each annotator's
+error matrix is anchored by the answers checked against them; a control question's own result is its known value
+with confidence 1.
+
 crowd-kit is an optional dependency (``affectlab[annotate]``), imported only when a model is fitted.
 """
 
@@ -51,6 +56,8 @@ class Aggregation:
     method: str
     min_confidence: float | None = None
     texts: Mapping[str, str] = field(default_factory=dict)
+    n_controls: int = 0
+    """Control questions held at their known answer (``controls``)."""
 
     @property
     def share_passing(self) -> float:
@@ -70,6 +77,7 @@ def aggregate(
     per_label: bool = True,
     seed: int = 0,
     model_options: Mapping[str, Any] | None = None,
+    controls: Mapping[tuple[str, str], float] | None = None,
 ) -> Aggregation:
     """Aggregate every (item, label) question with ``method``: ``majority``, ``dawid-skene`` (Dawid and Skene
     1979, at most 100 EM iterations), ``glad`` (Whitehill et al. 2009), ``mace`` (Hovy et al. 2013), ``mmsr``
@@ -82,15 +90,19 @@ def aggregate(
     model's constructor (e.g. ``{"n_restarts": 1}`` for MACE, which is slow: about a minute for 29k questions).
     Ties go to the smaller value. M-MSR and Wawa have no posterior: their confidence is the skill-weighted vote
     share, a negative M-MSR skill (an annotator who is worse than chance) counting as 0.
+
+    ``controls`` maps ``(item, label)`` to the known value of a control question (``dawid-skene`` only; every one
+    must be a rated question).
     """
     if method not in METHODS:
         raise InputError(f"unknown aggregation method {method!r} (methods: {', '.join(METHODS)})")
     if min_confidence is not None and not 0.0 < min_confidence <= 1.0:
         raise InputError(f"min_confidence must be in (0, 1], not {min_confidence}")
+    known = _checked_controls(annotations, method, controls or {})
     frame = annotations.frame
     groups = [frame[frame["label"] == label] for label in annotations.labels] if per_label else [frame]
     options = dict(model_options or {})
-    questions = pd.concat([_aggregate_group(group, method, seed, options) for group in groups if len(group)])
+    questions = pd.concat([_aggregate_group(group, method, seed, options, known) for group in groups if len(group)])
     questions = _in_order(questions, annotations)
     return Aggregation(
         questions=questions,
@@ -99,19 +111,48 @@ def aggregate(
         method=method,
         min_confidence=min_confidence,
         texts=annotations.texts,
+        n_controls=len(known),
     )
 
 
-def _aggregate_group(frame: pd.DataFrame, method: str, seed: int, options: dict[str, Any]) -> pd.DataFrame:
-    """Aggregated value and confidence for each (item, label) question in ``frame``."""
+def _checked_controls(
+    annotations: Annotations, method: str, controls: Mapping[tuple[str, str], float]
+) -> dict[tuple[str, str], float]:
+    """``controls`` with float values, after checking that the method takes them and that each is a rated
+    question whose known value is a number."""
+    if not controls:
+        return {}
+    if method != "dawid-skene":
+        raise InputError(f"control answers are taken as known truths by dawid-skene only, not {method}")
+    rated = set(zip(annotations.frame["item"], annotations.frame["label"], strict=True))
+    known: dict[tuple[str, str], float] = {}
+    for (item, label), value in controls.items():
+        if (item, label) not in rated:
+            raise InputError(f"control item {item!r} has no ratings for label {label!r}")
+        try:
+            known[(item, label)] = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"control item {item!r}, label {label!r}: {value!r} is not a number") from None
+    return known
+
+
+def _aggregate_group(
+    frame: pd.DataFrame, method: str, seed: int, options: dict[str, Any], controls: Mapping[tuple[str, str], float]
+) -> pd.DataFrame:
+    """Aggregated value and confidence for each (item, label) question in ``frame``; a control question's is its
+    known value with confidence 1."""
     keys = frame[["item", "label"]].drop_duplicates().reset_index(drop=True)
     task = pd.MultiIndex.from_frame(keys).get_indexer(pd.MultiIndex.from_frame(frame[["item", "label"]]))
     data = pd.DataFrame({"task": task, "worker": frame["annotator"].to_numpy(), "label": frame["value"].to_numpy()})
+    known = pd.Series(
+        {t: controls[key] for t, key in enumerate(zip(keys["item"], keys["label"], strict=True)) if key in controls},
+        dtype=float,
+    )
     values = frame["value"].unique()
-    if len(values) == 1:  # a single class needs no model, and GLAD and M-MSR fail on one
+    if len(values) == 1 and not len(known):  # a single class needs no model, and GLAD and M-MSR fail on one
         return keys.assign(value=float(values[0]), confidence=1.0)
     try:
-        scores = _fit_scores(data, method, seed, options).clip(lower=0.0)
+        scores = _fit_scores(data, method, seed, options, known).clip(lower=0.0)
     except InputError:
         raise
     except (ValueError, ArithmeticError) as exc:  # crowd-kit failing on these ratings
@@ -121,14 +162,21 @@ def _aggregate_group(frame: pd.DataFrame, method: str, seed: int, options: dict[
     probabilities = scores.div(scores.sum(axis=1), axis=0)
     probabilities = probabilities.reindex(columns=sorted(probabilities.columns))  # ties: the smaller value wins
     keys = keys.iloc[probabilities.index.to_numpy()]
-    return keys.assign(
+    result = keys.assign(
         value=probabilities.idxmax(axis=1).to_numpy(dtype=float),
         confidence=probabilities.max(axis=1).to_numpy(dtype=float),
     )
+    held = result.index.isin(known.index)
+    result.loc[held, "value"] = known.reindex(result.index[held]).to_numpy()
+    result.loc[held, "confidence"] = 1.0
+    return result
 
 
-def _fit_scores(data: pd.DataFrame, method: str, seed: int, options: dict[str, Any]) -> pd.DataFrame:
-    """crowd-kit's task x class probabilities, or scores for the models without them (rows indexed by task)."""
+def _fit_scores(
+    data: pd.DataFrame, method: str, seed: int, options: dict[str, Any], known: pd.Series | None = None
+) -> pd.DataFrame:
+    """crowd-kit's task x class probabilities, or scores for the models without them (rows indexed by task);
+    ``known``: the known values of control tasks (Dawid-Skene only)."""
     models = _import_crowdkit()
     defaults = {"dawid-skene": {"n_iter": 100}, "mace": {"random_state": seed}, "mmsr": {"random_state": seed}}
     try:
@@ -148,6 +196,8 @@ def _fit_scores(data: pd.DataFrame, method: str, seed: int, options: dict[str, A
             # Wawa's own predict() fails with scikit-learn >= 1.6 (check_is_fitted on a non-estimator), so its
             # last step, the skill-weighted majority vote, runs here with the skills its fit() estimated.
             return models.MajorityVote().fit(data, skills=model.fit(data).skills_).probas_
+        if method == "dawid-skene" and known is not None and len(known):
+            return model.fit(data, true_labels=known).probas_
         return model.fit(data).probas_
 
 

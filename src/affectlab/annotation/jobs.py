@@ -11,7 +11,7 @@ from affectlab.annotation.aggregation import Aggregation, aggregate
 from affectlab.annotation.agreement import agreement_report
 from affectlab.annotation.comparison import compare
 from affectlab.annotation.files import write_aggregation
-from affectlab.annotation.readers import Level, RatingsSource
+from affectlab.annotation.readers import Level, RatingsSource, read_controls
 from affectlab.annotation.report import agreement_chart, markdown_report
 from affectlab.io.atomic import write_atomically
 from affectlab.io.progress import Progress, quiet
@@ -25,13 +25,16 @@ def aggregate_ratings(
     min_confidence: float = 0.9,
     out: str | Path | None = None,
     progress: Progress = quiet,
+    controls: str | Path | None = None,
 ) -> Aggregation:
     """Aggregate the ratings into one label set per item (crowd-kit's ``method``, one model per label) and write
-    them to ``out`` (CSV, TSV or JSON Lines, atomically) when given."""
+    them to ``out`` (CSV, TSV or JSON Lines, atomically) when given; ``controls``: a file of control questions'
+    known answers (:func:`~affectlab.annotation.readers.read_controls`), taken as known truths by Dawid-Skene."""
     progress(f"reading {ratings.name}")
     annotations = ratings.read()
+    known = read_controls(controls) if controls is not None else None
     progress(f"fitting {method} on {len(annotations.items):,} items")
-    aggregation = aggregate(annotations, method, min_confidence=min_confidence)
+    aggregation = aggregate(annotations, method, min_confidence=min_confidence, controls=known)
     if out is not None:
         progress(f"writing {out}")
         write_aggregation(aggregation, out)

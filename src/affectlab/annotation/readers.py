@@ -18,6 +18,7 @@ if pointless); the agreement functions refuse it, since agreement needs two anno
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -254,6 +255,26 @@ class RatingsSource:
             self.source, self.layout, self.item_col, self.annotator_col, self.label_col, self.value_col,
             self.text_col, self.annotator_cols, self.labels, level, self.scale, self.binarize_values,
         )  # fmt: skip
+
+
+def read_controls(source: Source, scale: Scale | None = RATING_SCALE) -> dict[tuple[str, str], float]:
+    """The known answers of control questions: one row per (item, label) with its ``value`` (an item column and a
+    label column found by their common names, :data:`COMMON_COLUMNS`, and a column ``value``), for
+    :func:`~affectlab.annotation.aggregation.aggregate`'s ``controls``. A question given twice is an error."""
+    table, name = read_table(source)
+    item_col, label_col = find_column(table, "item", None, name), find_column(table, "label", None, name)
+    require_columns(table, ["value"], name)
+    items = _ids(table[item_col], item_col, name)
+    labels = text_column(table[label_col]).reset_index(drop=True)
+    _reject_blank(labels, label_col, name)
+    values = numeric_column(table["value"], "value", name, scale, whole=False)
+    if np.isnan(values).any():
+        raise InputError(f"{name} data row {int(np.isnan(values).argmax()) + 1}: a control question has no value")
+    keys = list(zip(items, labels, strict=True))
+    if len(set(keys)) < len(keys):
+        item, label = next(k for k, n in Counter(keys).items() if n > 1)
+        raise InputError(f"{name}: control item {item!r}, label {label!r} is given twice")
+    return {key: float(value) for key, value in zip(keys, values, strict=True)}
 
 
 def binarize(annotations: Annotations) -> Annotations:

@@ -94,6 +94,7 @@ def aggregation_summary(aggregation: Aggregation) -> dict[str, Any]:
         "n_items": len(items),
         "n_passing": len(passing),
         "share_passing": aggregation.share_passing,
+        "n_control_questions": aggregation.n_controls,
         "label_counts": {
             label: {
                 "all": int(sum(label in labels for labels in items["labels"])),

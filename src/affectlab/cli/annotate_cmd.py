@@ -125,17 +125,26 @@ def aggregate_command(
     out: Path | None = typer.Option(
         None, "--out", "-o", help="Write one row per item here: .csv, .tsv or .jsonl.", show_default=False
     ),
+    controls: Path | None = typer.Option(
+        None,
+        "--controls",
+        help="Control questions' known answers (.csv, .tsv or .jsonl: item, label, value), taken as known truths by "
+        "dawid-skene (EmoBench-UA's control tasks).",
+        show_default=False,
+    ),
     reading: Callable[[Path], RatingsSource] = RatingsReading,
     as_json: bool = Json,
 ) -> None:
     """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
     _check_choice("--method", method, METHODS)
+    if controls is not None and method != "dawid-skene":
+        raise InputError(f"--controls is taken as known truths by --method dawid-skene only, not {method}")
     if out is not None:
         output_suffix(out)
         _check_not_input(out, file)
     ratings = reading(file)
     with stage_progress(not as_json) as progress:
-        aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress)
+        aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress, controls)
     summary = aggregation_summary(aggregation)
     if as_json:
         print_json({**summary, "out": None if out is None else str(out)})
@@ -295,7 +304,9 @@ def _command_line(context: typer.Context) -> str:
 def _print_aggregation(summary: dict) -> None:
     cut = summary["min_confidence"]
     passing = f"{summary['n_passing']:,} ({summary['share_passing']:.1%}) pass confidence >= {cut:g}" if cut else ""
-    table = Table(title=f"{summary['method']}: {summary['n_items']:,} items; {passing}")
+    controls = summary["n_control_questions"]
+    held = f"{controls:,} control questions held at their known answers" if controls else None
+    table = Table(title=f"{summary['method']}: {summary['n_items']:,} items; {passing}", caption=held)
     for header in ("label", "items with it", "passing items with it"):
         table.add_column(header, justify="left" if header == "label" else "right")
     for label, counts in summary["label_counts"].items():
