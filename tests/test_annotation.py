@@ -429,10 +429,28 @@ def test_read_controls_reads_item_label_value_rows(tmp_path: Path) -> None:
         read_controls(path)
 
 
+def test_votes_and_brighters_rule_count_the_annotators() -> None:
+    rows = [("t1", "a", "joy", 2), ("t1", "b", "joy", 1), ("t1", "c", "joy", 0),
+            ("t2", "a", "joy", 1), ("t2", "b", "joy", 0), ("t2", "c", "joy", 0),
+            ("t3", "a", "joy", 3), ("t3", "b", "joy", 3), ("t3", "c", "joy", 2),
+            ("t4", "a", "joy", 1), ("t4", "b", "joy", 1), ("t4", "c", "joy", 0), ("t4", "d", "joy", 0),
+            ("t4", "e", "joy", 0)]  # fmt: skip
+    annotations = read_long(_long(rows), value_col="value")
+    brighter = aggregate(annotations, "brighter").questions
+    # t1: two votes, mean 1.0 > 0.5, intensity ceil(1.5); t2: one vote; t3: ceil(8/3); t4: two votes, mean 0.4
+    assert brighter["value"].tolist() == [2.0, 0.0, 3.0, 0.0]
+    assert brighter["confidence"].tolist() == pytest.approx([2 / 3, 2 / 3, 1.0, 3 / 5])
+    votes = aggregate(annotations, "votes").questions
+    assert votes["value"].tolist() == [1.0, 0.0, 1.0, 1.0]
+    assert aggregate(annotations, "votes", min_votes=3).questions["value"].tolist() == [0.0, 0.0, 1.0, 0.0]
+    with pytest.raises(InputError, match="min_votes must be at least 1"):
+        aggregate(annotations, "votes", min_votes=0)
+
+
 QUICK_OPTIONS = {"glad": {"n_iter": 5}, "mace": {"n_restarts": 1, "n_iter": 5}}
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "votes"])  # two adversaries are two votes
 def test_every_method_recovers_the_truth_with_probabilities(method: str) -> None:
     annotations = read_long(_two_adversaries(), value_col="value")
     result = aggregate(annotations, method, model_options=QUICK_OPTIONS.get(method))

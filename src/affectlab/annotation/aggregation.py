@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from affectlab.annotation.readers import Annotations
@@ -37,7 +38,14 @@ MODELS = {  # method -> crowd-kit class
     "mmsr": "MMSR",
     "wawa": "Wawa",
 }
-METHODS = tuple(MODELS)
+RULES = ("votes", "brighter")
+"""Counting rules, no model: ``votes`` (a label is present when at least ``min_votes`` annotators gave it a value
+above 0: GoEmotions' "at least two raters agreeing") and ``brighter`` (BRIGHTER section 2.4: present when at least
+two annotators gave it 1-3 and the mean of every annotator's value is above 0.5; the value is then the ceiling of
+the mean of the values above 0, the intensity when the ratings are intensities)."""
+METHODS = (*MODELS, *RULES)
+BRIGHTER_MIN_VOTES = 2
+BRIGHTER_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +86,7 @@ def aggregate(
     seed: int = 0,
     model_options: Mapping[str, Any] | None = None,
     controls: Mapping[tuple[str, str], float] | None = None,
+    min_votes: int = 2,
 ) -> Aggregation:
     """Aggregate every (item, label) question with ``method``: ``majority``, ``dawid-skene`` (Dawid and Skene
     1979, at most 100 EM iterations), ``glad`` (Whitehill et al. 2009), ``mace`` (Hovy et al. 2013), ``mmsr``
@@ -92,13 +101,22 @@ def aggregate(
     share, a negative M-MSR skill (an annotator who is worse than chance) counting as 0.
 
     ``controls`` maps ``(item, label)`` to the known value of a control question (``dawid-skene`` only; every one
-    must be a rated question).
+    must be a rated question). ``votes`` and ``brighter`` count (:data:`RULES`); their confidence is the share of
+    annotators whose presence (value above 0 or not) agrees with the result.
     """
     if method not in METHODS:
         raise InputError(f"unknown aggregation method {method!r} (methods: {', '.join(METHODS)})")
     if min_confidence is not None and not 0.0 < min_confidence <= 1.0:
         raise InputError(f"min_confidence must be in (0, 1], not {min_confidence}")
     known = _checked_controls(annotations, method, controls or {})
+    if method in RULES:
+        if min_votes < 1:
+            raise InputError(f"min_votes must be at least 1, not {min_votes}")
+        questions = _in_order(_counted(annotations.frame, method, min_votes), annotations)
+        return Aggregation(
+            questions=questions, items=_item_summary(questions, min_confidence), labels=annotations.labels,
+            method=method, min_confidence=min_confidence, texts=annotations.texts,
+        )  # fmt: skip
     frame = annotations.frame
     groups = [frame[frame["label"] == label] for label in annotations.labels] if per_label else [frame]
     options = dict(model_options or {})
@@ -113,6 +131,23 @@ def aggregate(
         texts=annotations.texts,
         n_controls=len(known),
     )
+
+
+def _counted(frame: pd.DataFrame, method: str, min_votes: int) -> pd.DataFrame:
+    """Value and confidence of each (item, label) question by a counting rule (:data:`RULES`)."""
+    grouped = frame.assign(chosen=frame["value"] > 0).groupby(["item", "label"], sort=False)
+    stats = grouped.agg(
+        n=("value", "size"), votes=("chosen", "sum"), mean=("value", "mean"),
+        chosen_mean=("value", lambda values: values[values > 0].mean() if (values > 0).any() else 0.0),
+    ).reset_index()  # fmt: skip
+    if method == "votes":
+        present = stats["votes"] >= min_votes
+        value = present.astype(float)
+    else:
+        present = (stats["votes"] >= BRIGHTER_MIN_VOTES) & (stats["mean"] > BRIGHTER_THRESHOLD)
+        value = np.where(present, np.ceil(stats["chosen_mean"]), 0.0)
+    agreeing = np.where(present, stats["votes"], stats["n"] - stats["votes"])
+    return stats[["item", "label"]].assign(value=value.astype(float), confidence=agreeing / stats["n"])
 
 
 def _checked_controls(

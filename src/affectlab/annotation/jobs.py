@@ -26,15 +26,17 @@ def aggregate_ratings(
     out: str | Path | None = None,
     progress: Progress = quiet,
     controls: str | Path | None = None,
+    min_votes: int = 2,
 ) -> Aggregation:
     """Aggregate the ratings into one label set per item (crowd-kit's ``method``, one model per label) and write
     them to ``out`` (CSV, TSV or JSON Lines, atomically) when given; ``controls``: a file of control questions'
-    known answers (:func:`~affectlab.annotation.readers.read_controls`), taken as known truths by Dawid-Skene."""
+    known answers (:func:`~affectlab.annotation.readers.read_controls`), taken as known truths by Dawid-Skene;
+    ``min_votes``: what ``votes`` needs."""
     progress(f"reading {ratings.name}")
     annotations = ratings.read()
     known = read_controls(controls) if controls is not None else None
     progress(f"fitting {method} on {len(annotations.items):,} items")
-    aggregation = aggregate(annotations, method, min_confidence=min_confidence, controls=known)
+    aggregation = aggregate(annotations, method, min_confidence=min_confidence, controls=known, min_votes=min_votes)
     if out is not None:
         progress(f"writing {out}")
         write_aggregation(aggregation, out)

@@ -1,4 +1,5 @@
-"""``affectlab annotate aggregate|agreement|compare|report``: crowd ratings to agreement, labels and a report."""
+"""``affectlab annotate aggregate|agreement|compare|report``: crowd ratings to agreement, labels and a report; the
+collection commands (``init``, ``check``) are in :mod:`affectlab.cli.collect_cmds`."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from affectlab.annotation.files import output_suffix, read_aggregation
 from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import RATING_SCALE, RatingsSource
 from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
+from affectlab.cli import collect_cmds
 from affectlab.cli.options import Json, option_group, optional, takes_option_groups
 from affectlab.cli.output import print_json, stage_progress, stdout, styled
 from affectlab.errors import InputError
@@ -68,7 +70,10 @@ Labels = optional(
 )
 Binarize = typer.Option(False, "--binarize", help="Treat every rating above 0 as 1 (present) and 0 as absent.")
 Method = typer.Option(
-    "dawid-skene", "--method", help=f"Aggregation model (crowd-kit), one per label: {', '.join(METHODS)}."
+    "dawid-skene",
+    "--method",
+    help=f"Aggregation, one per label: {', '.join(METHODS)} (crowd-kit's models; votes: a label given by at least "
+    "--min-votes annotators, GoEmotions' rule; brighter: BRIGHTER's label and intensity rule).",
 )
 MinConfidence = typer.Option(
     0.9,
@@ -132,6 +137,7 @@ def aggregate_command(
         "dawid-skene (EmoBench-UA's control tasks).",
         show_default=False,
     ),
+    min_votes: int = typer.Option(2, "--min-votes", help="--method votes: annotators a label needs.", min=1),
     reading: Callable[[Path], RatingsSource] = RatingsReading,
     as_json: bool = Json,
 ) -> None:
@@ -144,7 +150,7 @@ def aggregate_command(
         _check_not_input(out, file)
     ratings = reading(file)
     with stage_progress(not as_json) as progress:
-        aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress, controls)
+        aggregation = aggregate_ratings(ratings, method, min_confidence, out, progress, controls, min_votes)
     summary = aggregation_summary(aggregation)
     if as_json:
         print_json({**summary, "out": None if out is None else str(out)})
@@ -364,3 +370,6 @@ def _print_comparison(comparison: dict) -> None:
     )
     for line in notes.lines():
         stdout.print(styled("n/a {}", line), soft_wrap=True)
+
+
+collect_cmds.register(app)
