@@ -46,14 +46,16 @@ def write_aggregation(aggregation: Aggregation, path: str | Path) -> Path:
     """Write one row per item to ``path`` (CSV, TSV or JSON Lines by extension), atomically: the file appears
     whole or not at all, and an earlier file at ``path`` is replaced only once the new one is complete."""
     path = Path(path)
-    suffix = output_suffix(path)
-    records = aggregation_records(aggregation)
-    if suffix == ".jsonl":
-        text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
-    else:
-        text = _delimited(records, DELIMITERS[suffix])
-    write_atomically({path: text.encode("utf-8")})
+    write_atomically({path: records_text(aggregation_records(aggregation), output_suffix(path)).encode("utf-8")})
     return path
+
+
+def records_text(records: list[dict[str, Any]], suffix: str) -> str:
+    """Records as the text of a ``suffix`` file: JSON Lines, or CSV/TSV with the first record's keys as header (a
+    list cell joined by commas, None empty)."""
+    if suffix == ".jsonl":
+        return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    return _delimited(records, DELIMITERS[suffix])
 
 
 def aggregation_records(aggregation: Aggregation) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """``affectlab annotate aggregate|agreement|compare|report``: crowd ratings to agreement, labels and a report; the
-collection commands (``init``, ``check``) are in :mod:`affectlab.cli.collect_cmds`."""
+collection commands (``init``, ``check``, ``select``) are in :mod:`affectlab.cli.collect_cmds`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""``affectlab annotate init|check``: an annotation protocol written from a preset, and a protocol file checked
-(:mod:`affectlab.annotation.protocol`). Registered on the ``annotate`` group by :func:`register`."""
+"""``affectlab annotate init|check|select``: an annotation protocol written from a preset, a protocol file checked
+(:mod:`affectlab.annotation.protocol`), and texts selected from a pool for it (:mod:`affectlab.annotation.selection`).
+Registered on the ``annotate`` group by :func:`register`."""
 
 from __future__ import annotations
 
@@ -68,6 +69,71 @@ def check_command(
     stdout.print(styled("{} is a valid protocol", file))
 
 
+def select_command(
+    pool: Path = typer.Argument(
+        ..., help="The texts to choose from: CSV, TSV, JSON Lines or Parquet.", show_default=False
+    ),
+    protocol: Path = typer.Option(
+        ..., "--protocol", help="The protocol whose selection settings apply (`annotate init`).", show_default=False
+    ),
+    size: int = typer.Option(..., "--size", help="How many texts to select.", min=1, show_default=False),
+    out: Path = typer.Option(
+        ...,
+        "--out",
+        "-o",
+        help="Where to write them (.csv, .tsv or .jsonl); the manifest goes beside it as OUT.manifest.json.",
+        show_default=False,
+    ),
+    text_col: str = typer.Option("text", "--text-col", help="The pool's column of texts."),
+    id_col: str | None = typer.Option(
+        None, "--id-col", help="The pool's column of ids (default: the row number).", show_default=False
+    ),
+    toxic_words: Path | None = typer.Option(
+        None,
+        "--toxic-words",
+        help="Drop texts holding a word of this list (one a line): no toxicity model ships.",
+        show_default=False,
+    ),
+    toxicity_col: str | None = typer.Option(
+        None,
+        "--toxicity-col",
+        help="The pool's column of toxicity scores (from a classifier of your choice).",
+        show_default=False,
+    ),
+    max_toxicity: float | None = typer.Option(
+        None, "--max-toxicity", help="Drop texts whose --toxicity-col score is above this.", show_default=False
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the draw."),
+    as_json: bool = Json,
+) -> None:
+    """Select texts to annotate from a pool (EmoBench-UA section 3.2): length, language, duplicates and near
+    duplicates, toxicity (your word list or score column), then a draw spread over the emotions the default
+    detector reads, with the protocol's share of texts it reads as no emotion. Every stage is counted in the
+    manifest."""
+    from affectlab.annotation.jobs import select_pool
+    from affectlab.cli.output import stage_progress
+
+    if out.resolve() == pool.resolve():
+        raise InputError(f"--out {str(out)!r} is the pool itself; choose another path")
+    with stage_progress(not as_json) as progress:
+        manifest = select_pool(
+            pool, protocol, size, out, text_col, id_col, toxic_words, toxicity_col, max_toxicity, seed, progress
+        )
+    if as_json:
+        print_json(manifest)
+        return
+    table = Table(title=f"selecting for {manifest['protocol']} from {pool.name}")
+    for header in ("stage", "kept", "dropped"):
+        table.add_column(header, justify="left" if header == "stage" else "right")
+    for stage in manifest["stages"]:
+        table.add_row(Text(stage["stage"]), f"{stage['kept']:,}", f"{stage['dropped']:,}")
+    by_emotion = ", ".join(f"{emotion} {n:,}" for emotion, n in sorted(manifest["selected_by_emotion"].items()))
+    table.caption = Text(f"selected: {by_emotion or 'none'}")
+    stdout.print(table)
+    stdout.print(Text(f"toxicity: {manifest['toxicity']}"))
+    stdout.print(styled("wrote {:,} texts to {} and the manifest beside it", manifest["stages"][-1]["kept"], out))
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
     languages = ", ".join(summary["languages"])
     table = Table(title=f"{summary['name']} (version {summary['version']}): texts in {languages}")
@@ -93,3 +159,4 @@ def register(app: typer.Typer) -> None:
     """Add ``init`` and ``check`` to the ``annotate`` group."""
     app.command("init")(init_command)
     app.command("check")(check_command)
+    app.command("select")(select_command)
