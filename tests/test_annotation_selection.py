@@ -26,22 +26,19 @@ UK = [
 ]
 
 
-@pytest.fixture
-def fixed_emotions(monkeypatch):
-    """Emotions read by a stand-in for the detector: the text's position in UK, cycled over seven families."""
-    families = ["joy", "fear", "anger", "none", "sadness", "disgust", "surprise", "none"]
+FAMILIES = ["joy", "fear", "anger", "none", "sadness", "disgust", "surprise", "none"]
 
-    def read(texts, rows, languages):
-        return {i: families[UK.index(texts[i])] if texts[i] in UK else "none" for i in rows}
 
-    monkeypatch.setattr(selection, "_first_emotions", read)
+def by_position(texts: list[str]) -> list[str]:
+    """A stand-in for the detector: the family of the text's position in UK."""
+    return [FAMILIES[UK.index(text)] if text in UK else "none" for text in texts]
 
 
 def test_normalised_sets_links_mentions_case_and_spacing_aside():
     assert normalised("@ola Look   HERE https://t.co/x!!") == normalised("look here") == "look here"
 
 
-def test_each_stage_keeps_and_drops_what_it_says(fixed_emotions):
+def test_each_stage_keeps_and_drops_what_it_says():
     long_text = (
         "Учора ввечері ми довго гуляли містом, говорили про плани на літо, згадували старих друзів, сміялися з "
         "дурниць і навіть не помітили, як настала північ і закрилися всі кав'ярні на площі"
@@ -56,7 +53,7 @@ def test_each_stage_keeps_and_drops_what_it_says(fixed_emotions):
         "Ці люди просто покидьки і я їх ненавиджу всіх.",  # a toxic word
     ]
     settings = SelectionSettings(min_words=5, max_words=49, languages=("uk",), toxic_words=frozenset({"покидьки"}))
-    result = select_texts(texts, settings)
+    result = select_texts(texts, settings, by_position)
     assert [(s["stage"], s["dropped"]) for s in result.stages] == [
         ("read", 0), ("length", 1), ("duplicates", 1), ("near duplicates", 1), ("language", 1), ("toxicity", 1),
         ("emotional pre-selection", 0),
@@ -64,29 +61,31 @@ def test_each_stage_keeps_and_drops_what_it_says(fixed_emotions):
     assert sorted(result.rows) == [*range(len(UK)), 11]
 
 
-def test_toxicity_scores_above_the_limit_are_dropped(fixed_emotions):
+def test_toxicity_scores_above_the_limit_are_dropped():
     scores = [0.9, 0.1, None, 0.5, 0.51, 0.0, 0.2, 0.3]
-    result = select_texts(UK, SelectionSettings(min_words=5, max_toxicity=0.5), toxicity=scores)
+    result = select_texts(UK, SelectionSettings(min_words=5, max_toxicity=0.5), by_position, toxicity=scores)
     assert sorted(result.rows) == [1, 2, 3, 5, 6, 7]
 
 
 def test_the_draw_spreads_over_emotions_with_the_neutral_share(monkeypatch):
     texts = [f"{text} {n}" for n in range(20) for text in UK]
-    families = ["joy", "fear", "anger", "none", "sadness", "disgust", "surprise", "none"]
-    read = {i: families[i % 8] for i in range(len(texts))}
-    monkeypatch.setattr(selection, "_first_emotions", lambda texts, rows, languages: {i: read[i] for i in rows})
+    read = {text: FAMILIES[i % 8] for i, text in enumerate(texts)}
+
+    def reader(chosen: list[str]) -> list[str]:
+        return [read[text] for text in chosen]
+
     monkeypatch.setattr(selection, "_without_near_duplicates", lambda texts, rows: rows)  # they differ by one word
     settings = SelectionSettings(min_words=5, size=60, neutral_share=0.1, seed=3)
-    first, again = select_texts(texts, settings), select_texts(texts, settings)
+    first, again = select_texts(texts, settings, reader), select_texts(texts, settings, reader)
     assert first.rows == again.rows and len(first.rows) == 60
-    counts = {emotion: sum(read[i] == emotion for i in first.rows) for emotion in set(families)}
+    counts = {emotion: sum(read[texts[i]] == emotion for i in first.rows) for emotion in set(FAMILIES)}
     assert counts["none"] == 6 and all(counts[e] == 9 for e in counts if e != "none")
-    other = select_texts(texts, SelectionSettings(min_words=5, size=60, neutral_share=0.1, seed=4))
+    other = select_texts(texts, SelectionSettings(min_words=5, size=60, neutral_share=0.1, seed=4), reader)
     assert other.rows != first.rows
 
 
-def test_a_pool_smaller_than_the_size_gives_every_text(fixed_emotions):
-    result = select_texts(UK, SelectionSettings(min_words=5, size=100, neutral_share=0.5))
+def test_a_pool_smaller_than_the_size_gives_every_text():
+    result = select_texts(UK, SelectionSettings(min_words=5, size=100, neutral_share=0.5), by_position)
     assert sorted(result.rows) == list(range(len(UK)))
 
 

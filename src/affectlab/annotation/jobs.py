@@ -16,6 +16,7 @@ from affectlab.annotation.comparison import compare
 from affectlab.annotation.files import write_aggregation
 from affectlab.annotation.readers import Level, RatingsSource, read_controls
 from affectlab.annotation.report import agreement_chart, markdown_report
+from affectlab.annotation.selection import EmotionReader
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
 from affectlab.io.progress import Progress, quiet
@@ -97,9 +98,11 @@ def select_pool(
     max_toxicity: float | None = None,
     seed: int = 0,
     progress: Progress = quiet,
+    read_emotions: EmotionReader | None = None,
 ) -> dict[str, Any]:
     """Select ``size`` texts of the ``pool`` table for annotation under ``protocol``'s selection settings
-    (:mod:`~affectlab.annotation.selection`) and write them to ``out`` (id, text, lang, emotion) with the
+    (:mod:`~affectlab.annotation.selection`; ``read_emotions`` gives each text its first emotion, required) and
+    write them to ``out`` (id, text, lang, emotion) with the
     manifest beside it (every stage's counts, the settings, the seed), both atomically. Returns the manifest."""
     from affectlab.annotation.files import output_suffix, records_text
     from affectlab.annotation.protocol import ANY_LANGUAGE, read_protocol
@@ -118,7 +121,9 @@ def select_pool(
     )  # fmt: skip
     if max_toxicity is not None and toxicity_col is None:
         raise InputError("--max-toxicity needs --toxicity-col, the column of toxicity scores")
-    selection = select_texts(texts, settings, scores if toxicity_col else None, progress)
+    if read_emotions is None:
+        raise InputError("selecting texts needs a reader of their emotions (read_emotions)")
+    selection = select_texts(texts, settings, read_emotions, scores if toxicity_col else None, progress)
     records = [
         {"id": ids[i], "text": texts[i], "lang": selection.languages[i], "emotion": selection.emotions[i]}
         for i in selection.rows

@@ -82,13 +82,21 @@ def normalised(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", _MENTION.sub(" ", _LINK.sub(" ", text))).casefold().split())
 
 
+EmotionReader = Callable[[list[str]], list[str]]
+"""Reads texts, giving each its first emotion or :data:`NONE`: the default detector's highest-scoring Ekman
+emotion (``first_emotions`` in :mod:`affectlab.cli.collect_cmds`; passed in, since this package sits below the
+detectors)."""
+
+
 def select_texts(
     texts: Sequence[str],
     settings: SelectionSettings,
+    read_emotions: EmotionReader,
     toxicity: Sequence[float | None] | None = None,
     progress: Callable[[str], None] = lambda message: None,
 ) -> Selection:
-    """Run the stages of the module docstring over ``texts`` (``toxicity``: one score per text, or None)."""
+    """Run the stages of the module docstring over ``texts`` (``toxicity``: one score per text, or None), the
+    emotions read by ``read_emotions``."""
     selection = Selection()
     rows = selection.count("read", range(len(texts)), len(texts))
     progress("length")
@@ -102,7 +110,7 @@ def select_texts(
     progress("toxicity")
     rows = selection.count("toxicity", _not_toxic(texts, rows, settings, toxicity), len(rows))
     progress(f"reading the emotions of {len(rows):,} texts")
-    selection.emotions = _first_emotions(texts, rows, selection.languages)
+    selection.emotions = dict(zip(rows, read_emotions([texts[i] for i in rows]) if rows else [], strict=True))
     selection.rows = selection.count("emotional pre-selection", _drawn(rows, selection.emotions, settings), len(rows))
     return selection
 
@@ -163,20 +171,6 @@ def _not_toxic(
             continue
         kept.append(i)
     return kept
-
-
-def _first_emotions(texts: Sequence[str], rows: list[int], languages: dict[int, str]) -> dict[int, str]:
-    """Each row's highest-scoring emotion by the default detector, or :data:`NONE` when it gives no label."""
-    import affectlab
-
-    if not rows:
-        return {}
-    found = affectlab.detect([texts[i] for i in rows], taxonomy="ekman")
-    emotions = {}
-    for i, detection in zip(rows, found, strict=True):
-        chosen = [label for label in detection.labels if label != NONE]
-        emotions[i] = max(chosen, key=lambda label: detection.scores[label]) if chosen else NONE
-    return emotions
 
 
 def _drawn(rows: list[int], emotions: dict[int, str], settings: SelectionSettings) -> list[int]:

@@ -117,8 +117,9 @@ def select_command(
         raise InputError(f"--out {str(out)!r} is the pool itself; choose another path")
     with stage_progress(not as_json) as progress:
         manifest = select_pool(
-            pool, protocol, size, out, text_col, id_col, toxic_words, toxicity_col, max_toxicity, seed, progress
-        )
+            pool, protocol, size, out, text_col, id_col, toxic_words, toxicity_col, max_toxicity, seed, progress,
+            read_emotions=first_emotions,
+        )  # fmt: skip
     if as_json:
         print_json(manifest)
         return
@@ -132,6 +133,18 @@ def select_command(
     stdout.print(table)
     stdout.print(Text(f"toxicity: {manifest['toxicity']}"))
     stdout.print(styled("wrote {:,} texts to {} and the manifest beside it", manifest["stages"][-1]["kept"], out))
+
+
+def first_emotions(texts: list[str]) -> list[str]:
+    """Each text's highest-scoring Ekman emotion by the default detector, or ``none`` when it gives no label (the
+    reader ``annotate select`` spreads its draw over)."""
+    from affectlab.detectors.detect import detect
+
+    found = detect(texts, taxonomy="ekman")
+    chosen = [[label for label in d.labels if label != "none"] for d in found]
+    return [
+        max(labels, key=d.scores.__getitem__) if labels else "none" for labels, d in zip(chosen, found, strict=True)
+    ]
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
