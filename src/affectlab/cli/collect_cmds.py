@@ -69,41 +69,42 @@ def check_command(
     stdout.print(styled("{} is a valid protocol", file))
 
 
+Pool = typer.Argument(..., help="The texts to choose from: CSV, TSV, JSON Lines or Parquet.", show_default=False)
+ProtocolFile = typer.Option(
+    ..., "--protocol", help="The protocol whose selection settings apply (`annotate init`).", show_default=False
+)
+Size = typer.Option(..., "--size", help="How many texts to select.", min=1, show_default=False)
+SelectedOut = typer.Option(
+    ..., "--out", "-o", show_default=False,
+    help="Where to write them (.csv, .tsv or .jsonl); the manifest goes beside it as OUT.manifest.json.",
+)  # fmt: skip
+TextCol = typer.Option("text", "--text-col", help="The pool's column of texts.")
+IdCol = typer.Option(None, "--id-col", help="The pool's column of ids (default: the row number).", show_default=False)
+ToxicWords = typer.Option(
+    None, "--toxic-words", show_default=False,
+    help="Drop texts holding a word of this list (one a line): no toxicity model ships.",
+)  # fmt: skip
+ToxicityCol = typer.Option(
+    None, "--toxicity-col", show_default=False,
+    help="The pool's column of toxicity scores (from a classifier of your choice).",
+)  # fmt: skip
+MaxToxicity = typer.Option(
+    None, "--max-toxicity", help="Drop texts whose --toxicity-col score is above this.", show_default=False
+)
+Seed = typer.Option(0, "--seed", help="Seed of the draw.")
+
+
 def select_command(
-    pool: Path = typer.Argument(
-        ..., help="The texts to choose from: CSV, TSV, JSON Lines or Parquet.", show_default=False
-    ),
-    protocol: Path = typer.Option(
-        ..., "--protocol", help="The protocol whose selection settings apply (`annotate init`).", show_default=False
-    ),
-    size: int = typer.Option(..., "--size", help="How many texts to select.", min=1, show_default=False),
-    out: Path = typer.Option(
-        ...,
-        "--out",
-        "-o",
-        help="Where to write them (.csv, .tsv or .jsonl); the manifest goes beside it as OUT.manifest.json.",
-        show_default=False,
-    ),
-    text_col: str = typer.Option("text", "--text-col", help="The pool's column of texts."),
-    id_col: str | None = typer.Option(
-        None, "--id-col", help="The pool's column of ids (default: the row number).", show_default=False
-    ),
-    toxic_words: Path | None = typer.Option(
-        None,
-        "--toxic-words",
-        help="Drop texts holding a word of this list (one a line): no toxicity model ships.",
-        show_default=False,
-    ),
-    toxicity_col: str | None = typer.Option(
-        None,
-        "--toxicity-col",
-        help="The pool's column of toxicity scores (from a classifier of your choice).",
-        show_default=False,
-    ),
-    max_toxicity: float | None = typer.Option(
-        None, "--max-toxicity", help="Drop texts whose --toxicity-col score is above this.", show_default=False
-    ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the draw."),
+    pool: Path = Pool,
+    protocol: Path = ProtocolFile,
+    size: int = Size,
+    out: Path = SelectedOut,
+    text_col: str = TextCol,
+    id_col: str | None = IdCol,
+    toxic_words: Path | None = ToxicWords,
+    toxicity_col: str | None = ToxicityCol,
+    max_toxicity: float | None = MaxToxicity,
+    seed: int = Seed,
     as_json: bool = Json,
 ) -> None:
     """Select texts to annotate from a pool (EmoBench-UA section 3.2): length, language, duplicates and near
@@ -123,6 +124,10 @@ def select_command(
     if as_json:
         print_json(manifest)
         return
+    _print_selection(manifest, pool, out)
+
+
+def _print_selection(manifest: dict[str, Any], pool: Path, out: Path) -> None:
     table = Table(title=f"selecting for {manifest['protocol']} from {pool.name}")
     for header in ("stage", "kept", "dropped"):
         table.add_column(header, justify="left" if header == "stage" else "right")
