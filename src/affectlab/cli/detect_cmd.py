@@ -222,7 +222,7 @@ def _detect_open(
 
 def _print_detection(result: Detection) -> None:
     shown = result.text if len(result.text) <= 120 else result.text[:117] + "..."
-    stdout.print(styled("[bold]{}[/]", shown))
+    stdout.print(styled("[bold]{}[/]", shown), soft_wrap=True)  # as typed: a pipe of 80 columns does not fold it
     stdout.print(styled("  labels: [bold green]{}[/]  [dim]({})[/]", ", ".join(result.labels), result.lang))
     table = Table(show_header=False, box=None, padding=(0, 1, 0, 2))
     for label, score in sorted(result.scores.items(), key=lambda item: -item[1]):
