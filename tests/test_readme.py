@@ -38,7 +38,9 @@ NOT_RUN = re.compile(r"<!-- not run by tests/test_readme\.py: (?P<why>.+?) -->")
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 SHELLS = {"bash", "sh", "shell", "console"}
 INSTALL = re.compile(r"^python -m pip install [^&\n]*&& ", re.MULTILINE)
-SERVE = re.compile(r"^(?P<command>affectlab serve --port (?P<port>\d+)[^#\n]*)(#.*)?$", re.MULTILINE)
+SERVE = re.compile(
+    r"^(?P<command>affectlab (?:annotate serve \S+|serve) --port (?P<port>\d+)[^#\n]*)(#.*)?$", re.MULTILINE
+)
 EMOTIONS = ("anger", "disgust", "fear", "joy", "sadness", "surprise")
 BLOCK_SECONDS = 900  # a block still running then is stopped and fails the test: generous, for CI's shared cores
 

@@ -19,7 +19,7 @@ from affectlab.annotation.files import output_suffix, read_aggregation
 from affectlab.annotation.jobs import aggregate_ratings, write_report
 from affectlab.annotation.readers import RATING_SCALE, RatingsSource
 from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
-from affectlab.cli import collect_cmds
+from affectlab.cli import collect_cmds, project_cmds
 from affectlab.cli.options import Json, option_group, optional, takes_option_groups
 from affectlab.cli.output import print_json, stage_progress, stdout, styled
 from affectlab.errors import InputError
@@ -373,3 +373,4 @@ def _print_comparison(comparison: dict) -> None:
 
 
 collect_cmds.register(app)
+project_cmds.register(app)

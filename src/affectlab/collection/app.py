@@ -1,0 +1,258 @@
+"""The collection service (``affectlab annotate serve``): FastAPI over one :class:`~.project.Project`.
+
+Every request but ``/healthz`` and the two pages carries a token, ``Authorization: Bearer TOKEN``: the owner's
+(printed once by ``annotate create``) or an annotator's invite (``annotate invite``; stored hashed, expiring,
+revocable). An annotator reaches only ``/api/me``, ``/api/protocol``, their stages' training and exam, their own
+pages; the owner only ``/api/owner/...``. An annotator is never sent an item's id, whether it is a control task, a
+control or exam answer, or another annotator's answer; a page's items are known by their position.
+
+Limits: a body of at most ``MAX_BODY`` bytes (413), ``RATE`` requests a second per token with bursts of ``BURST``
+(429). Every error is ``{"error": one line}`` with its 4xx status; the server keeps serving.
+
+Endpoints (annotator): ``GET /api/me``, ``GET /api/protocol``, ``GET /api/stages/{stage}/training``,
+``GET|POST /api/stages/{stage}/exam``, ``POST /api/stages/{stage}/next`` (the page, or ``{"page": null}`` when
+no item is left), ``POST /api/pages/{page}/submit``. Owner: ``GET /api/owner/progress``, ``GET
+/api/owner/annotators``, ``POST /api/owner/annotators`` (an invite), ``DELETE /api/owner/annotators/{name}``
+(revoke), ``POST /api/owner/stages/{stage}/open``, ``GET /api/owner/stages/{stage}/agreement`` and
+``/aggregation``. Pages: ``/`` (annotators) and ``/owner``.
+"""
+
+# No `from __future__ import annotations`: FastAPI reads the dependencies of the routes defined inside
+# create_app from their annotations, which must be objects, not strings naming local functions.
+import threading
+import time
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from starlette.exceptions import HTTPException
+
+from affectlab.collection.project import CollectionError, Project
+from affectlab.collection.state import AnnotatorState
+from affectlab.errors import AffectlabError
+
+MAX_BODY = 64_000
+RATE, BURST = 20.0, 40.0
+MAX_ANSWERS = 100
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AnswerIn(_Body):
+    """One item's answer: its position on the page, the chosen labels with their intensity (1 without a scale),
+    the none choice, a skip, a flag."""
+
+    position: StrictInt
+    labels: dict[str, StrictInt | None] = Field(default={}, max_length=50)
+    none: StrictBool = False
+    skip: StrictBool = False
+    flag: str | None = Field(default=None, max_length=500)
+
+
+class AnswersIn(_Body):
+    """A page's or an exam's answers, one per position."""
+
+    answers: list[AnswerIn] = Field(max_length=MAX_ANSWERS)
+
+
+class InviteIn(_Body):
+    """An annotator to invite and how long the invite lasts (``14d``, ``12h``)."""
+
+    name: str = Field(min_length=1, max_length=100)
+    expires: str = Field(default="14d", max_length=20)
+
+
+class RateLimiter:
+    """A token bucket per key: ``rate`` requests a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Take one request from ``key``'s bucket (False: none left)."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1, now)
+            return True
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> FastAPI:
+    """The service over ``project`` (see the module docstring)."""
+    app = FastAPI(title="affectlab annotation", version="1", docs_url=None, redoc_url=None)
+    limiter = RateLimiter(rate, burst)
+    _add_error_handlers(app)
+    _add_body_limit(app)
+
+    def token(request: Request) -> str:
+        header = request.headers.get("authorization", "")
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401)
+        if not limiter.allow(value.strip()):
+            raise CollectionError("too many requests; slow down", 429)
+        return value.strip()
+
+    def annotator(value: Annotated[str, Depends(token)]) -> AnnotatorState:
+        found = project.annotator_for(value)
+        if found is None:
+            if project.is_owner(value):
+                raise CollectionError("this is the owner's token, not an annotator's", 403)
+            raise CollectionError("unknown, revoked or expired token", 401)
+        return found
+
+    def owner(value: Annotated[str, Depends(token)]) -> None:
+        if not project.is_owner(value):
+            status = 403 if project.annotator_for(value) is not None else 401
+            raise CollectionError("the owner's token is needed", status)
+
+    _annotator_routes(app, project, annotator)
+    _owner_routes(app, project, owner)
+    _pages(app)
+    return app
+
+
+def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
+    Who = Annotated[AnnotatorState, Depends(annotator)]
+
+    @app.get("/api/me")
+    def me(who: Who) -> dict[str, Any]:
+        return project.me(who)
+
+    @app.get("/api/protocol")
+    def protocol(who: Who) -> dict[str, Any]:
+        return _public_protocol(project)
+
+    @app.get("/api/stages/{stage}/training")
+    def training(stage: str, who: Who) -> dict[str, Any]:
+        return {"examples": project.training(who, stage)}
+
+    @app.get("/api/stages/{stage}/exam")
+    def exam(stage: str, who: Who) -> dict[str, Any]:
+        return {"items": project.exam(who, stage)}
+
+    @app.post("/api/stages/{stage}/exam")
+    def take_exam(stage: str, body: AnswersIn, who: Who) -> dict[str, Any]:
+        return project.take_exam(who, stage, [answer.model_dump() for answer in body.answers])
+
+    @app.post("/api/stages/{stage}/next")
+    def next_page(stage: str, who: Who) -> dict[str, Any]:
+        page = project.next_page(who, stage)
+        return page if page is not None else {"page": None, "reason": "no item is left for you in this stage"}
+
+    @app.post("/api/pages/{page}/submit")
+    def submit(page: str, body: AnswersIn, who: Who) -> dict[str, Any]:
+        return project.submit(who, page, [answer.model_dump() for answer in body.answers])
+
+
+def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
+    from affectlab.collection import reports
+
+    Owner = Depends(owner)
+
+    @app.get("/api/owner/progress", dependencies=[Owner])
+    def progress() -> dict[str, Any]:
+        return {"stages": reports.progress(project)}
+
+    @app.get("/api/owner/annotators", dependencies=[Owner])
+    def annotators() -> dict[str, Any]:
+        return {"annotators": reports.annotator_records(project)}
+
+    @app.post("/api/owner/annotators", dependencies=[Owner])
+    def invite(body: InviteIn) -> dict[str, Any]:
+        return {"name": body.name.strip(), "token": project.invite(body.name, body.expires)}
+
+    @app.delete("/api/owner/annotators/{name}", dependencies=[Owner])
+    def revoke(name: str) -> dict[str, Any]:
+        project.revoke(name)
+        return {"name": name, "revoked": True}
+
+    @app.post("/api/owner/stages/{stage}/open", dependencies=[Owner])
+    def open_stage(stage: str) -> dict[str, Any]:
+        return project.open_stage(stage)
+
+    @app.get("/api/owner/stages/{stage}/agreement", dependencies=[Owner])
+    def agreement(stage: str) -> dict[str, Any]:
+        return reports.live_agreement(project, project.stage(stage).name)
+
+    @app.get("/api/owner/stages/{stage}/aggregation", dependencies=[Owner])
+    def aggregation(stage: str) -> dict[str, Any]:
+        return reports.aggregation_preview(project, project.stage(stage).name)
+
+
+def _public_protocol(project: Project) -> dict[str, Any]:
+    """The protocol as annotators may read it: no exam answers, no control share, no rules' thresholds hidden
+    (the rules are shown: annotators are told them)."""
+    protocol = project.protocol
+    return {
+        "name": protocol.name, "interface_languages": protocol.interface_languages,
+        "labels": [choice.model_dump() for choice in protocol.labels],
+        "none_choice": protocol.none_choice.model_dump() if protocol.none_choice else None,
+        "multi_label": protocol.multi_label,
+        "intensity": protocol.intensity.model_dump() if protocol.intensity else None,
+        "shows_context": protocol.shows_context, "skip": protocol.skip, "flag": protocol.flag,
+        "difficult_flag": protocol.difficult_flag, "page_size": protocol.page_size,
+        "stages": [{"name": s.name, "labels": s.labels, "instructions": s.instructions} for s in protocol.stages],
+        "rules": [rule.model_dump() for rule in protocol.rules],
+    }  # fmt: skip
+
+
+def _pages(app: FastAPI) -> None:
+    @app.get("/healthz")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def annotate_page() -> str:
+        return resources.files("affectlab.collection").joinpath("pages", "annotate.html").read_text("utf-8")
+
+    @app.get("/owner", response_class=HTMLResponse, include_in_schema=False)
+    def owner_page() -> str:
+        return resources.files("affectlab.collection").joinpath("pages", "owner.html").read_text("utf-8")
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(CollectionError)
+    async def refused(request: Request, exc: CollectionError) -> JSONResponse:
+        return _error(exc.status, str(exc))
+
+    @app.exception_handler(AffectlabError)
+    async def bad_input(request: Request, exc: AffectlabError) -> JSONResponse:
+        return _error(422, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        error = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        return _error(422, f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return _error(exc.status_code, str(exc.detail))
+
+
+def _add_body_limit(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Any:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
+        unsized = length is None and request.method in ("POST", "PUT", "PATCH", "DELETE")
+        if unsized and len(await request.body()) > MAX_BODY:
+            return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
+        return await call_next(request)

@@ -1,0 +1,81 @@
+"""The collection's jobs, one per ``affectlab annotate`` command that works on a project file: make it from a
+protocol and an items file, open it, invite, revoke, open a stage, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from affectlab.collection.log import EventLog, Item
+from affectlab.collection.project import DEFAULT_RESERVATION, Project, create_project
+from affectlab.errors import InputError
+
+
+def read_items(path: Path, text_col: str, id_col: str | None, context_col: str | None) -> list[Item]:
+    """The items of a table: ids (``id_col``, else the row number from 1), texts, and earlier dialogue turns
+    (``context_col``: a JSON list, or turns joined by `` __eot__ ``)."""
+    from affectlab.io.tables import open_table
+
+    items = []
+    with open_table(path) as table:
+        for name in (text_col, id_col, context_col):
+            if name is not None and name not in table.columns:
+                raise InputError(f"{path.name} has no column {name!r} (columns: {', '.join(table.columns)})")
+        for number, (row, _) in enumerate(table.rows, 1):
+            text = "" if row.get(text_col) is None else str(row[text_col]).strip()
+            if not text:
+                raise InputError(f"{path.name} row {number}: the text is empty")
+            cell = row.get(context_col) if context_col else None
+            context: list[str] = []
+            if cell not in (None, ""):
+                raw = str(cell)
+                context = _turns(raw, path, number)
+            items.append(Item(str(row.get(id_col)) if id_col else str(number), text, tuple(map(str, context))))
+    if not items:
+        raise InputError(f"{path.name} has no rows")
+    return items
+
+
+def _turns(raw: str, path: Path, number: int) -> list[str]:
+    import json
+
+    if not raw.startswith("["):
+        return [turn for turn in raw.split(" __eot__ ") if turn]
+    try:
+        turns = json.loads(raw)
+    except json.JSONDecodeError:
+        raise InputError(f"{path.name} row {number}: the context is not a JSON list of turns") from None
+    if not isinstance(turns, list):
+        raise InputError(f"{path.name} row {number}: the context is not a JSON list of turns")
+    return [str(turn) for turn in turns]
+
+
+def create_from_files(
+    project: Path, protocol: Path, items: Path, text_col: str = "text", id_col: str | None = None,
+    context_col: str | None = None, controls: Path | None = None, seed: int = 0,
+    reservation: str = DEFAULT_RESERVATION,
+) -> tuple[Project, str]:  # fmt: skip
+    """A new project file from a protocol file, an items table and the control tasks' answers (``item,label,
+    value`` rows over items of the table); the owner token, shown once."""
+    from affectlab.annotation.protocol import read_protocol
+    from affectlab.annotation.readers import read_controls
+    from affectlab.io.tables import read_text
+
+    parsed = read_protocol(protocol)  # one-line errors before anything is written
+    gold = read_controls(controls) if controls is not None else {}
+    if gold and parsed.controls is None:
+        raise InputError(f"{protocol.name} has no controls section, so --controls would never be shown")
+    return create_project(str(project), read_text(protocol), read_items(items, text_col, id_col, context_col), gold,
+                          seed=seed, reservation=reservation)  # fmt: skip
+
+
+def open_project(path: Path) -> Project:
+    """The project in the file ``path``."""
+    return Project(EventLog.open(path))
+
+
+def project_status(project: Project) -> dict[str, Any]:
+    """Progress per stage and each annotator's record (what ``annotate status`` prints)."""
+    from affectlab.collection.reports import annotator_records, progress
+
+    return {"protocol": project.protocol.name, "stages": progress(project), "annotators": annotator_records(project)}

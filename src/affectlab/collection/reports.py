@@ -1,0 +1,221 @@
+"""What the owner reads of a project: its answers as :class:`~affectlab.annotation.readers.Annotations` (the shape
+``annotate agreement/aggregate/report`` read), the aggregation preview, agreement with intervals, BRIGHTER's
+split-half class match, progress and each annotator's record.
+
+A stage's answers become one rating per (item, annotator, stage label): the chosen intensity (1 when the protocol
+has no intensity scale), 0 for a label not chosen; a skip gives no rating. Annotators appear by pseudonym. The
+aggregation reads presence (every rating above 0 as 1), as EmoBench-UA's and GoEmotions' labels are, except the
+``brighter`` rule, which reads intensities.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from affectlab.annotation.aggregation import Aggregation, aggregate
+from affectlab.annotation.readers import Annotations, binarize, read_long
+
+if TYPE_CHECKING:
+    from affectlab.collection.project import Project
+
+AGREEMENT_RESAMPLES = 200
+"""Bootstrap resamples of the owner page's live agreement (the export uses 1,000)."""
+SHCMP_TRIALS = 1000
+
+
+def answer_rows(project: Project, stage: str) -> pd.DataFrame:
+    """One row per (answer, stage label) of ``stage``: ``item``, ``annotator`` (pseudonym), ``label``, ``value``
+    (empty for a skip), ``seconds``, ``at``, ``page``, ``none``, ``skip``, ``flag``, ``control``, ``banned``."""
+    labels = project.stages[stage].labels
+    pseudonyms = {name: a.pseudonym for name, a in project.state.annotators.items()}
+    banned = {name for name, a in project.state.annotators.items() if a.banned_until is not None}
+    rows = []
+    for answer in project.state.answers:
+        if answer.stage != stage:
+            continue
+        page = project.state.pages[answer.page]
+        for label in labels:
+            value = None if answer.skip else answer.labels.get(label, 0)
+            rows.append({
+                "item": answer.item, "annotator": pseudonyms[answer.annotator], "stage": stage, "label": label,
+                "value": value, "seconds": round(page.seconds, 3), "at": answer.at, "page": answer.page,
+                "none": int(answer.none), "skip": int(answer.skip), "flag": answer.flag or "",
+                "control": int(answer.item in page.controls), "banned": int(answer.annotator in banned),
+            })  # fmt: skip
+    columns = ["item", "annotator", "stage", "label", "value", "seconds", "at", "page", "none", "skip", "flag",
+               "control", "banned"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)
+
+
+def stage_annotations(project: Project, stage: str, complete_only: bool = False) -> Annotations | None:
+    """The ratings of ``stage`` (control tasks included; ``complete_only``: only the ordinary items with all their
+    answers), or None when there are none."""
+    rows = answer_rows(project, stage).dropna(subset=["value"])
+    if complete_only:
+        done = rows["control"].astype(bool) | rows["item"].map(lambda item: project.complete(stage, item))
+        rows = rows[done]
+    if rows.empty:
+        return None
+    levels = project.protocol.intensity.n_levels if project.protocol.intensity else 1
+    texts = {item: project.items[item].text for item in rows["item"].unique()}
+    frame = rows[["item", "annotator", "label", "value"]].assign(text=rows["item"].map(texts))
+    return read_long(frame, value_col="value", text_col="text", labels=project.stages[stage].labels,
+                     scale=(0, levels), name=f"stage {stage}")  # fmt: skip
+
+
+def stage_aggregation(project: Project, stage: str, complete_only: bool = False) -> Aggregation | None:
+    """The protocol's aggregation of ``stage`` (control answers as known truths when it says so), over the
+    ordinary items (control tasks are left out of the result); None without answers."""
+    annotations = stage_annotations(project, stage, complete_only)
+    if annotations is None:
+        return None
+    settings = project.protocol.aggregation
+    if settings.method != "brighter":
+        annotations = binarize(annotations)
+    controls = None
+    if settings.controls_as_truth:
+        rated = set(zip(annotations.frame["item"], annotations.frame["label"], strict=True))
+        controls = {key: float(value > 0) for key, value in project.gold.items() if key in rated}
+    aggregation = aggregate(annotations, settings.method, settings.min_confidence, controls=controls or None,
+                            min_votes=project.protocol.overlap.min_votes)  # fmt: skip
+    ordinary = [item for item in aggregation.items["item"] if not project.items[item].control]
+    return _only(aggregation, ordinary)
+
+
+def _only(aggregation: Aggregation, items: Sequence[str]) -> Aggregation:
+    keep = set(items)
+    return Aggregation(
+        questions=aggregation.questions[aggregation.questions["item"].isin(keep)].reset_index(drop=True),
+        items=aggregation.items[aggregation.items["item"].isin(keep)].reset_index(drop=True),
+        labels=aggregation.labels, method=aggregation.method, min_confidence=aggregation.min_confidence,
+        texts={k: v for k, v in aggregation.texts.items() if k in keep}, n_controls=aggregation.n_controls,
+    )  # fmt: skip
+
+
+def split_half_class_match(
+    annotations: Annotations, trials: int = SHCMP_TRIALS, seed: int = 0
+) -> dict[str, float | None]:
+    """BRIGHTER's split-half class match percentage (section 2.3, App. B; Mohammad 2024), per label and
+    ``overall``: each item's ratings of a label are split at random into two halves (an odd rating goes to either
+    half with equal chance), each half's class is its mean rating rounded half up, and the item matches when the
+    two classes are equal; the percentage of matching items, averaged over ``trials`` splits. Only items with two
+    or more ratings of the label count; a label without any is None. The paper leaves a half's score open ("a score
+    based on its annotations"); the rounded mean is ours."""
+    rng = random.Random(seed)
+    groups = {
+        label: [
+            values.astype(float).tolist()
+            for _, values in frame.groupby("item", sort=False)["value"]
+            if len(values) >= 2
+        ]
+        for label, frame in annotations.frame.groupby("label", sort=False)
+    }
+    result: dict[str, float | None] = {}
+    pooled: list[float] = []
+    for label in annotations.labels:
+        ratings = groups.get(label, [])
+        matches = [_match_share(ratings, rng) for _ in range(trials)] if ratings else []
+        result[label] = 100 * sum(matches) / len(matches) if matches else None
+        pooled += [result[label] or 0.0] * len(ratings) if matches else []
+    result["overall"] = sum(pooled) / len(pooled) if pooled else None
+    return result
+
+
+def _match_share(items: list[list[float]], rng: random.Random) -> float:
+    matched = 0
+    for ratings in items:
+        shuffled = rng.sample(ratings, len(ratings))
+        cut = len(shuffled) // 2 + (len(shuffled) % 2 and rng.random() < 0.5)
+        first, second = shuffled[:cut], shuffled[cut:]
+        matched += _class(first) == _class(second)
+    return matched / len(items)
+
+
+def _class(ratings: list[float]) -> int:
+    return math.floor(sum(ratings) / len(ratings) + 0.5)
+
+
+def progress(project: Project) -> list[dict[str, Any]]:
+    """Per stage: items, items complete, answers, skips, open pages."""
+    state, now = project.state, project.clock()
+    rows = []
+    for stage in project.protocol.stages:
+        items = state.stage_items.get(stage.name)
+        answers = [a for a in state.answers if a.stage == stage.name]
+        rows.append({
+            "stage": stage.name, "open": items is not None, "items": len(items or []),
+            "complete": sum(project.complete(stage.name, item) for item in items or []),
+            "answers": sum(not a.skip for a in answers), "skips": sum(a.skip for a in answers),
+            "open_pages": sum(p.stage == stage.name and p.reserves(now) for p in state.pages.values()),
+        })  # fmt: skip
+    return rows
+
+
+def annotator_records(project: Project) -> list[dict[str, Any]]:
+    """Per annotator: pseudonym, status, pages, skipped pages, median seconds per page, control accuracy, exams,
+    and the rules' actions."""
+    now = project.clock()
+    rows = []
+    for annotator in project.state.annotators.values():
+        blocked = annotator.blocked(now)
+        status = "revoked" if annotator.revoked else ("retrain" if annotator.retrain else (blocked or ("active",))[0])
+        rows.append({
+            "name": annotator.name, "pseudonym": annotator.pseudonym, "status": status,
+            "pages": len(annotator.pages), "skipped_pages": sum(p.skipped for p in annotator.pages),
+            "median_seconds": project.median_seconds(annotator), "control_accuracy": annotator.control_accuracy(),
+            "exams": [{k: e[k] for k in ("stage", "accuracy", "passed")} for e in annotator.exams],
+            "actions": annotator.actions,
+        })  # fmt: skip
+    return rows
+
+
+def agreement(project: Project, stage: str, n_bootstrap: int, trials: int) -> dict[str, Any]:
+    """Agreement over the answers of ``stage`` (control tasks left out): Krippendorff's alpha, Fleiss' and
+    Cohen's kappa, GoEmotions' interrater correlation, each with a 95 % bootstrap interval over ``n_bootstrap``
+    resamples, and the split-half class match over ``trials`` splits; ``reason`` says why there is none yet."""
+    from affectlab.annotation.agreement import agreement_report
+    from affectlab.errors import InputError
+
+    annotations = stage_annotations(project, stage)
+    if annotations is not None:
+        ordinary = annotations.frame[~annotations.frame["item"].map(lambda item: project.items[item].control)]
+        annotations = Annotations(ordinary, annotations.labels, annotations.level, annotations.texts)
+    if annotations is None or annotations.frame.empty:
+        return {"stage": stage, "agreement": None, "reason": "no answers yet"}
+    try:
+        report = agreement_report(annotations, n_bootstrap=n_bootstrap)
+    except InputError as exc:
+        return {"stage": stage, "agreement": None, "reason": str(exc)}
+    shcmp = split_half_class_match(annotations, trials)
+    return {"stage": stage, "agreement": report, "shcmp": shcmp, "level": annotations.level}
+
+
+def live_agreement(project: Project, stage: str) -> dict[str, Any]:
+    """:func:`agreement` as the owner's page shows it (fewer resamples, so it answers in a moment)."""
+    return agreement(project, stage, AGREEMENT_RESAMPLES, AGREEMENT_RESAMPLES)
+
+
+def aggregation_preview(project: Project, stage: str, shown: int = 20) -> dict[str, Any]:
+    """The protocol's aggregation of ``stage`` so far: counts per label, the share passing the confidence cut and
+    the first ``shown`` items with their labels and confidence."""
+    aggregation = stage_aggregation(project, stage)
+    if aggregation is None or aggregation.items.empty:
+        return {"stage": stage, "items": 0, "labels": {}, "share_passing": None, "first": []}
+    counts = {
+        label: int(sum(label in labels for labels in aggregation.items["labels"])) for label in aggregation.labels
+    }
+    first = [
+        {
+            "text": project.items[str(row.item)].text,
+            "labels": list(row.labels),
+            "confidence": round(float(row.confidence), 4),
+        }
+        for row in aggregation.items.head(shown).itertuples()
+    ]
+    return {"stage": stage, "method": aggregation.method, "items": len(aggregation.items), "labels": counts,
+            "share_passing": aggregation.share_passing, "first": first}  # fmt: skip

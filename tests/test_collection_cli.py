@@ -1,0 +1,52 @@
+"""``affectlab annotate create|invite|revoke|open-stage|status|export`` as a user runs them (issue 44)."""
+
+from __future__ import annotations
+
+import json
+
+from affectlab.cli import main
+
+
+def run(capsys, *args: object) -> tuple[int, str, str]:
+    code = main([str(arg) for arg in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_project_made_invited_revoked_and_exported_from_the_command_line(tmp_path, capsys):
+    protocol, items, project = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "project.sqlite"
+    assert run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)[0] == 0
+    items.write_text("id,text\n" + "".join(f"{i},text {i}\n" for i in range(12)), encoding="utf-8")
+    code, out, _ = run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items,
+                       "--id-col", "id", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["items"] == 12 and len(json.loads(out)["owner_token"]) > 30
+    code, out, _ = run(capsys, "annotate", "invite", project, "Olena", "--json")
+    assert code == 0 and json.loads(out)["link"].startswith("http://127.0.0.1:8765/#token=")
+    assert run(capsys, "annotate", "revoke", project, "Olena")[0] == 0
+    code, out, _ = run(capsys, "annotate", "status", project, "--json")
+    assert json.loads(out)["annotators"][0]["status"] == "revoked"
+    code, out, _ = run(capsys, "annotate", "export", project, "--out", tmp_path / "export", "--json")
+    assert code == 0 and (tmp_path / "export" / "labels.csv").is_file()
+    assert "Olena" not in "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "export").iterdir())
+
+
+def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys):
+    protocol, items = tmp_path / "p.yaml", tmp_path / "items.csv"
+    run(capsys, "annotate", "init", "--preset", "emobench-ua", "--out", protocol)
+    items.write_text("text\nhello there\n", encoding="utf-8")
+    cases = [
+        ("annotate", "create", tmp_path / "a.sqlite", "--protocol", tmp_path / "none.yaml", "--items", items),
+        ("annotate", "create", tmp_path / "a.sqlite", "--protocol", protocol, "--items", items, "--text-col", "x"),
+        ("annotate", "invite", tmp_path / "missing.sqlite", "someone"),
+        ("annotate", "status", items),
+        ("annotate", "revoke", tmp_path / "missing.sqlite", "someone"),
+    ]
+    for case in cases:
+        code, _, err = run(capsys, *case)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (case, err)
+    assert not (tmp_path / "a.sqlite").exists()
+    run(capsys, "annotate", "create", tmp_path / "b.sqlite", "--protocol", protocol, "--items", items)
+    code, _, err = run(capsys, "annotate", "create", tmp_path / "b.sqlite", "--protocol", protocol, "--items", items)
+    assert code == 2 and "already exists" in err
+    code, _, err = run(capsys, "annotate", "open-stage", tmp_path / "b.sqlite", "anger-joy-sadness")
+    assert code == 2 and "no item" in err

@@ -1,0 +1,132 @@
+"""The collection service's authorization matrix: every endpoint refused to whoever may not use it, and nothing an
+annotator receives names an item, a control task or a known answer (issue 44)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from affectlab.annotation.protocol import preset_text
+from affectlab.collection.app import create_app
+from affectlab.collection.log import Item
+from affectlab.collection.project import create_project
+
+STAGE, LATER = "fear-surprise-disgust", "anger-joy-sadness"
+ANNOTATOR_ROUTES = [
+    ("GET", "/api/me"), ("GET", "/api/protocol"), ("GET", f"/api/stages/{STAGE}/training"),
+    ("GET", f"/api/stages/{STAGE}/exam"), ("POST", f"/api/stages/{STAGE}/next"),
+]  # fmt: skip
+OWNER_ROUTES = [
+    ("GET", "/api/owner/progress"), ("GET", "/api/owner/annotators"), ("POST", "/api/owner/annotators"),
+    ("DELETE", "/api/owner/annotators/a"), ("POST", f"/api/owner/stages/{LATER}/open"),
+    ("GET", f"/api/owner/stages/{STAGE}/agreement"), ("GET", f"/api/owner/stages/{STAGE}/aggregation"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def service(tmp_path):
+    items = [Item(f"secret-id-{i}", f"text {i}") for i in range(20)] + [Item("control-x", "a plain sentence")]
+    gold = {("control-x", "fear"): 1.0, ("control-x", "surprise"): 0.0}
+    project, owner = create_project(str(tmp_path / "p.sqlite"), preset_text("emobench-ua"), items, gold)
+    client = TestClient(create_app(project, rate=1000, burst=1000))
+    tokens = {name: project.invite(name) for name in ("a", "b")}
+    return client, project, owner, tokens
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def call(client, method, path, token=None, body=None):
+    return client.request(method, path, headers=auth(token) if token else {}, json=body)
+
+
+def pass_exam(client, project, token):
+    call(client, "GET", f"/api/stages/{STAGE}/training", token)
+    exam = project.stages[STAGE].exam
+    answers = [{"position": i, "labels": {label: 2 for label in ex.labels}, "none": not ex.labels}
+               for i, ex in enumerate(exam.examples)]  # fmt: skip
+    assert call(client, "POST", f"/api/stages/{STAGE}/exam", token, {"answers": answers}).json()["passed"]
+
+
+@pytest.mark.parametrize(("method", "path"), ANNOTATOR_ROUTES + OWNER_ROUTES)
+def test_no_token_and_a_wrong_token_are_refused(service, method, path):
+    client, *_ = service
+    assert call(client, method, path).status_code == 401
+    assert call(client, method, path, "not-a-token").status_code == 401
+    assert set(call(client, method, path).json()) == {"error"}
+
+
+@pytest.mark.parametrize(("method", "path"), OWNER_ROUTES)
+def test_an_annotator_cannot_reach_the_owners_endpoints(service, method, path):
+    client, _, _, tokens = service
+    assert call(client, method, path, tokens["a"], {"name": "x"}).status_code == 403
+
+
+@pytest.mark.parametrize(("method", "path"), ANNOTATOR_ROUTES)
+def test_the_owners_token_is_not_an_annotators(service, method, path):
+    client, _, owner, _ = service
+    assert call(client, method, path, owner).status_code == 403
+
+
+def test_annotator_b_cannot_answer_annotator_as_page_and_a_revoked_token_stops(service):
+    client, project, owner, tokens = service
+    pass_exam(client, project, tokens["a"])
+    page = call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).json()
+    answers = {"answers": [{"position": i, "labels": {"fear": 1}} for i in range(len(page["items"]))]}
+    assert call(client, "POST", f"/api/pages/{page['page']}/submit", tokens["b"], answers).status_code == 404
+    assert call(client, "DELETE", "/api/owner/annotators/a", owner).status_code == 200
+    assert call(client, "POST", f"/api/pages/{page['page']}/submit", tokens["a"], answers).status_code == 401
+
+
+def test_work_before_the_exam_and_in_a_closed_stage_is_refused(service):
+    client, project, _, tokens = service
+    assert call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).status_code == 403
+    assert call(client, "GET", f"/api/stages/{STAGE}/exam", tokens["a"]).status_code == 403  # training first
+    pass_exam(client, project, tokens["a"])
+    assert call(client, "POST", f"/api/stages/{LATER}/next", tokens["a"]).status_code == 403
+    assert call(client, "POST", "/api/stages/nope/next", tokens["a"]).status_code == 404
+
+
+def test_nothing_an_annotator_receives_names_an_item_a_control_or_a_known_answer(service):
+    client, project, _, tokens = service
+    seen = [call(client, "GET", "/api/protocol", tokens["a"]).json()]
+    call(client, "GET", f"/api/stages/{STAGE}/training", tokens["a"])
+    seen.append(call(client, "GET", f"/api/stages/{STAGE}/exam", tokens["a"]).json())
+    pass_exam(client, project, tokens["a"])
+    for _ in range(3):  # the third page, answered at once, is the fast-pages rule's ban
+        page = call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).json()
+        seen.append(page)
+        answers = {"answers": [{"position": i, "labels": {"fear": 1}} for i in range(len(page["items"]))]}
+        seen.append(call(client, "POST", f"/api/pages/{page['page']}/submit", tokens["a"], answers).json())
+    text = json.dumps(seen) + client.get("/").text
+    assert (
+        "secret-id" not in text
+        and "control-x" not in text
+        and "control" not in json.dumps(seen[2:]).replace("control_accuracy", "")
+    )
+    exam_items = seen[1]["items"]
+    assert all(set(item) == {"position", "text"} for item in exam_items)
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [({"answers": "x"}, 422), ({"answers": [{"position": "0"}]}, 422), ({"extra": 1}, 422), (None, 422)],
+)
+def test_bad_bodies_get_one_line_4xx(service, body, status):
+    client, project, _, tokens = service
+    pass_exam(client, project, tokens["a"])
+    page = call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).json()
+    response = call(client, "POST", f"/api/pages/{page['page']}/submit", tokens["a"], body)
+    assert response.status_code == status and "\n" not in response.json()["error"]
+
+
+def test_a_body_too_large_and_too_many_requests_are_refused(tmp_path):
+    project, owner = create_project(str(tmp_path / "p.sqlite"), preset_text("goemotions"), [Item("1", "t")], {})
+    client = TestClient(create_app(project, rate=0.001, burst=3))
+    big = client.post("/api/owner/annotators", headers=auth(owner), content=b"x" * 70_000)
+    assert big.status_code == 413
+    statuses = [client.get("/api/owner/progress", headers=auth(owner)).status_code for _ in range(5)]
+    assert statuses[:3] == [200] * 3 and statuses[-1] == 429
