@@ -118,7 +118,7 @@ def test_control_accuracy_fires_below_40_percent_over_a_full_window_of_10_pages(
 
 
 def test_failing_controls_sends_the_annotator_back_to_training(tmp_path):
-    text = preset_text("emobench-ua").replace("share: 0.1", "share: 0.6")
+    text = preset_text("emobench-ua").replace("\n  share: 0.1", "\n  share: 0.6")  # controls.share
     project, _, clock = make(tmp_path, n=200, text=text)
     annotator = passed(project, "a")
     for _ in range(10):  # every control's known answer is fear; this annotator says disgust
@@ -259,3 +259,24 @@ def test_split_half_class_match_is_100_when_annotators_agree_and_lower_when_they
     rows = [(f"i{i}", f"a{a}", "joy", float(a % 2)) for i in range(10) for a in range(4)]
     split = read_long(pd.DataFrame(rows, columns=["item", "annotator", "label", "value"]), value_col="value")
     assert split_half_class_match(split, trials=200)["joy"] < 100.0
+
+
+def test_the_two_stages_merge_as_emobench_ua_says(tmp_path):
+    from affectlab.collection.export import finished_labels
+
+    project, clock = crowd(tmp_path)
+    project.open_stage(SECOND)
+    for k in range(5):
+        annotator = passed(project, f"a{k}", SECOND)
+        while (page := project.next_page(annotator, SECOND)) is not None:
+            clock.now += 30
+            numbers = [int(item["text"].split()[-1]) for item in page["items"] if item["text"].startswith("text")]
+            assert all(number < 10 for number in numbers)  # only the texts with a first-stage emotion come here
+            answers = [{"position": i, "labels": {"joy": 1}, "none": False} if item["text"].startswith("text")
+                       and int(item["text"].split()[-1]) < 5 else {"position": i, "none": True}
+                       for i, item in enumerate(page["items"])]  # fmt: skip
+            project.submit(annotator, page["page"], answers)
+    labels = finished_labels(project).set_index("id")["labels"]
+    assert all(labels[f"t{i}"] == "fear,joy" for i in range(5))  # (i) labels in both projects
+    assert all(labels[f"t{i}"] == "fear" for i in range(5, 10))  # (ii) labels in the first only
+    assert all(labels[f"t{i}"] == "none" for i in range(10, 20))  # (iv) none in the first: never sent to the second

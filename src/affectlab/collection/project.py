@@ -9,7 +9,7 @@ server's), never a client's.
 **Overlap is exact.** A page reserves its items until it is submitted or its reservation expires (``reservation``
 seconds, then the items go back to the pool). An item is issued only while its answers plus live reservations are
 below its target: ``overlap.per_item``, plus ``overlap.extra`` once the first round is in and no label has
-``overlap.min_votes`` votes. No annotator is issued an item twice, not even after a page of theirs expired.
+``overlap.min_votes`` votes. No annotator is issued an item twice in a stage, not even after a page of theirs expired.
 
 **Control tasks** are items the owner gave known answers for: each place on a page holds one with probability
 ``controls.share`` (drawn from the annotator's unseen control tasks of the stage); nothing an annotator receives
@@ -239,7 +239,7 @@ class Project:
         for item in self.state.stage_items[stage.name]:
             if len(chosen) == n:
                 break
-            if item in annotator.seen:
+            if (stage.name, item) in annotator.seen:
                 continue
             key = (stage.name, item)
             if self.state.answered[key] + self.state.reserved(stage.name, item, now) < self.target(stage.name, item):
@@ -249,7 +249,9 @@ class Project:
     def _free_controls(self, annotator: AnnotatorState, stage: Stage, n: int, rng: random.Random) -> list[str]:
         if n == 0:
             return []
-        known = sorted({item for item, label in self.gold if label in stage.labels} - annotator.seen)
+        known = sorted(
+            {item for item, label in self.gold if label in stage.labels and (stage.name, item) not in annotator.seen}
+        )
         return rng.sample(known, min(n, len(known)))
 
     def target(self, stage: str, item: str) -> int:

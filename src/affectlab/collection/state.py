@@ -54,7 +54,8 @@ class AnnotatorState:
     exams: list[dict[str, Any]] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
     open_pages: dict[str, Page] = field(default_factory=dict)
-    seen: set[str] = field(default_factory=set)
+    seen: set[tuple[str, str]] = field(default_factory=set)
+    """(stage, item) of every item issued to the annotator: never issued again in that stage."""
     banned_until: float | None = None
     paused_until: float | None = None
     retrain: bool = False
@@ -128,7 +129,7 @@ class CollectionState:
         )  # fmt: skip
         self.pages[page.id] = page
         annotator.open_pages[page.stage] = page
-        annotator.seen.update(page.items)
+        annotator.seen.update((page.stage, item) for item in page.items)
         for item in page.items:
             if item not in page.controls:
                 self.reservations[(page.stage, item)].add(page.id)
