@@ -130,3 +130,10 @@ def test_a_body_too_large_and_too_many_requests_are_refused(tmp_path):
     assert big.status_code == 413
     statuses = [client.get("/api/owner/progress", headers=auth(owner)).status_code for _ in range(5)]
     assert statuses[:3] == [200] * 3 and statuses[-1] == 429
+
+
+def test_every_answer_carries_the_security_headers(service):
+    client, *_ = service
+    for response in (client.get("/"), client.get("/owner"), client.get("/api/me"), client.get("/healthz")):
+        assert response.headers["x-frame-options"] == "DENY" and response.headers["referrer-policy"] == "no-referrer"
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]

@@ -89,7 +89,8 @@ class RateLimiter:
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    headers = {"Retry-After": "1"} if status == 429 else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> FastAPI:
@@ -243,16 +244,39 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return _error(exc.status_code, str(exc.detail))
+        response = _error(exc.status_code, str(exc.detail))
+        response.headers.update(exc.headers or {})  # a 405 keeps its Allow header (RFC 9110)
+        return response
+
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+}
+"""Sent with every answer: no sniffing, no framing, no referrer (a token must never travel in one), nothing cached
+(answers are an annotator's own), scripts only from the page itself."""
 
 
 def _add_body_limit(app: FastAPI) -> None:
+    """The body limit and :data:`SECURITY_HEADERS`, on every request."""
+
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Any) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
-        unsized = length is None and request.method in ("POST", "PUT", "PATCH", "DELETE")
-        if unsized and len(await request.body()) > MAX_BODY:
-            return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
-        return await call_next(request)
+        response = await _limited(request, call_next)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+
+async def _limited(request: Request, call_next: Any) -> Any:
+    """The answer to ``request``, or a 413 when its body is over :data:`MAX_BODY`."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
+    unsized = length is None and request.method in ("POST", "PUT", "PATCH", "DELETE")
+    if unsized and len(await request.body()) > MAX_BODY:
+        return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
+    return await call_next(request)
