@@ -1,7 +1,8 @@
 """Load on the collection service (issue 44): 200 simulated annotators at once against `affectlab annotate serve`
 (uvicorn in its own process, on this machine) over HTTP, each a thread with its own connection.
 
-Each annotator asks for a page, reads it for 1-3 s (people take 30 s or more: this is a crowd ten times faster
+The annotators arrive within the first `--arrivals` seconds (3; 0: all in the same instant); each asks for a page,
+reads it for 1-3 s (people take 30 s or more: this is a crowd ten times faster
 than a real one) and submits it, for `--pages` pages. The project is the `goemotions` preset (pages of 10 texts, 3
 answers per text, 2 more where no label has two votes) over 6,000 texts. Reported: p50/p95/p99 of next-page and
 submit, requests a second, and the checks: every acknowledged page is in the project file, no text over its
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import subprocess
@@ -47,11 +49,20 @@ def start(project: Path, port: int) -> subprocess.Popen:
     raise RuntimeError("the service did not start")
 
 
+def arrive(delay: float, client: httpx.Client, member: CrowdMember, pages: int) -> None:
+    """``member`` arrives after ``delay`` seconds and works ``pages`` pages, reading each for its seconds."""
+    time.sleep(delay)
+    work(client, member, "emotions", pages, advance=time.sleep)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--annotators", type=int, default=200)
     parser.add_argument("--pages", type=int, default=5)
     parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument(
+        "--arrivals", type=float, default=3.0, help="Annotators arrive over this many seconds (0: at once)."
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
@@ -71,8 +82,8 @@ def main() -> None:
         for member in members:
             client = httpx.Client(base_url=f"http://127.0.0.1:{args.port}", timeout=60)
             member.seconds = lambda r=random.Random(member.name): r.uniform(1, 3)  # reading a page, then submitting
-            threads.append(threading.Thread(target=work, args=(client, member, "emotions", args.pages),
-                                            kwargs={"advance": time.sleep}))  # fmt: skip
+            arrival = random.Random(f"arrival {member.name}").uniform(0, args.arrivals)
+            threads.append(threading.Thread(target=arrive, args=(arrival, client, member, args.pages)))
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -84,13 +95,15 @@ def main() -> None:
     final = Project(EventLog.open(path))
     answered = [n for n in final.state.answered.values()]
     pairs = [(a.annotator, a.item) for a in final.state.answers]
-    result = {"annotators": args.annotators, "pages_each": args.pages, "seconds": round(seconds, 1),
-              "requests_per_second": round(sum(len(m.latencies) for m in members) / seconds, 1),
-              "pages_acknowledged": sum(m.pages for m in members),
-              "pages_in_file": sum(p.submitted_at is not None for p in final.state.pages.values()),
-              "most_answers_to_a_text": max(answered), "repeated_annotator_text": len(pairs) - len(set(pairs)),
-              "machine": f"{platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cores",
-              "date": time.strftime("%Y-%m-%d")}  # fmt: skip
+    result = {
+        "annotators": args.annotators, "pages_each": args.pages, "arrivals_within_s": args.arrivals,
+        "seconds": round(seconds, 1),
+        "requests_per_second": round(sum(len(m.latencies) for m in members) / seconds, 1),
+        "pages_acknowledged": sum(m.pages for m in members),
+        "pages_in_file": sum(p.submitted_at is not None for p in final.state.pages.values()),
+        "most_answers_to_a_text": max(answered), "repeated_annotator_text": len(pairs) - len(set(pairs)),
+        "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} cores", "date": time.strftime("%Y-%m-%d"),
+    }  # fmt: skip
     for kind in ("next", "submit"):
         ms = np.array([lat for m in members for k, lat in m.latencies if k == kind]) * 1000
         result[kind] = {

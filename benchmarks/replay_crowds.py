@@ -4,8 +4,9 @@ SemEval-2025 Task 11 (BRIGHTER) for Ukrainian, Afrikaans, Algerian Arabic, Hindi
 Each annotator column becomes a simulated annotator with an invite of its own, who answers over HTTP (a real
 uvicorn server on 127.0.0.1) the ratings its column gives each text and skips the texts it never rated; all of them
 work at once, in threads. Then the export's answers are read back and compared with the source file read directly:
-every agreement statistic (point values), and Dawid-Skene's labels per text on presence (``--binarize``), the
-same functions ``annotate agreement`` and ``annotate aggregate`` run.
+every agreement statistic (point values, at the file's level, and Krippendorff's alpha on presence, the figure
+usually quoted: 0.4588 for Ukrainian), and Dawid-Skene's labels per text on presence (``--binarize``), the same
+functions ``annotate agreement`` and ``annotate aggregate`` run.
 
     python benchmarks/replay_crowds.py --data-dir ../shared/data [--limit N] [--out results/replay_crowds.json]
 """
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from affectlab.annotation.aggregation import aggregate
-from affectlab.annotation.agreement import agreement_report
+from affectlab.annotation.agreement import agreement_report, krippendorff_alpha
 from affectlab.annotation.readers import Annotations, binarize, read_long, read_wide
 from affectlab.collection.app import create_app
 from affectlab.collection.crowd import replay_members, replay_protocol_text, work
@@ -92,6 +93,8 @@ def compare(source: Annotations, back: Annotations) -> dict:
     """Agreement point values of both, and how many texts' Dawid-Skene labels (presence) differ."""
     ours, theirs = (agreement_report(a, n_bootstrap=0)["overall"] for a in (back, source))
     stats = {name: {"source": theirs[name], "export": ours[name]} for name in STATISTICS}
+    presence = [krippendorff_alpha(binarize(a).matrix(), "nominal") for a in (source, back)]
+    stats["krippendorff_alpha_presence"] = {"source": presence[0], "export": presence[1]}  # ukr: 0.4588
     offline = aggregate(binarize(source), "dawid-skene").items.set_index("item")["labels"]
     online = aggregate(binarize(back), "dawid-skene").items.set_index("item")["labels"]
     differ = int(sum(offline[item] != online.get(str(item)) for item in offline.index))

@@ -10,7 +10,10 @@ in-process client) on a fake server clock that each page advances by the member'
 * fast clicker: 4-14 s a page, labels at random;
 * skipper: diligent, but skips a whole page 80 % of the time;
 * control failer: diligent on ordinary texts, at random on control tasks;
-* copier: 20-45 s a page, gives a diligent member's answer to the same text when there is one, else at random.
+* copier (as `affectlab.annotation.simulation` defines it): 20-45 s a page, gives the answer of the one diligent
+  member it copies (drawn from those who started before it) when that member answered the text, else at random;
+* colluder (not one of the simulator's kinds; reported apart): like a copier, but copies whichever diligent member
+  answered the text first, so it almost always has a good answer to give.
 
 Reported: the share of each bad kind stopped (banned or sent back to training) within its first 10 pages, and the
 share of diligent members ever stopped within their 60 pages (a break is not a stop).
@@ -36,7 +39,9 @@ from affectlab.collection.project import create_project
 
 LABELS = ("fear", "surprise", "disgust")
 STAGE = "fear-surprise-disgust"
-KINDS = {"diligent": 60, "fast-clicker": 20, "skipper": 20, "control-failer": 20, "copier": 20}
+KINDS = {"diligent": 60, "fast-clicker": 20, "skipper": 20, "control-failer": 20, "copier": 20, "colluder": 20}
+BAD = ("fast-clicker", "skipper", "control-failer", "copier")
+"""The bad kinds of the simulator (:data:`affectlab.annotation.simulation.BEHAVIOURS`), which the acceptance is on."""
 BAD_WITHIN, DILIGENT_PAGES = 10, 60
 
 
@@ -70,25 +75,30 @@ def noisy(truth: frozenset[str], rng: random.Random, sensitivity: float, specifi
 
 
 def member_for(kind: str, name: str, token: str, rng: random.Random, truth: dict, controls: set, shared: dict):
+    """``shared``: text -> the first diligent answer, and member name -> that member's answers (text -> answer)."""
     """A crowd member of ``kind`` (see the module docstring)."""
     pages = {"count": 0}
+    diligent = [key for key in shared if key.startswith("diligent-")]
+    source = rng.choice(diligent) if diligent else None
 
     def answer(text: str, context) -> dict[str, int] | None:
         control = text in controls
         if kind == "fast-clicker" or (kind == "control-failer" and control):
             return {label: 1 for label in LABELS if rng.random() < 0.5}
-        if kind == "copier":
-            return shared.get(text) or {label: 1 for label in LABELS if rng.random() < 0.5}
+        if kind in ("copier", "colluder"):
+            found = shared.get(text) if kind == "colluder" else shared.get(source, {}).get(text)
+            return found or {label: 1 for label in LABELS if rng.random() < 0.5}
         given = noisy(truth[text], rng, 0.95 if control else 0.9, 0.99 if control else 0.97)
         if kind == "diligent":
             shared.setdefault(text, given)
+            shared.setdefault(name, {})[text] = given
         return given
 
     def seconds() -> float:
         pages["count"] += 1
         if kind == "fast-clicker":
             return rng.uniform(4, 14)
-        if kind == "copier":
+        if kind in ("copier", "colluder"):
             return rng.uniform(20, 45)
         return rng.uniform(35, 120)
 
@@ -117,7 +127,7 @@ def simulate(seed: int, control_share: float | None = None) -> dict:
     folder = Path(tempfile.mkdtemp())
     text = preset_text("emobench-ua")
     if control_share is not None:
-        text = text.replace("\n  share: 0.1", f"\n  share: {control_share}")  # controls.share
+        text = text.replace("\n  share: 0.2", f"\n  share: {control_share}")  # controls.share
     project, _ = create_project(str(folder / "p.sqlite"), text,
                                 [Item(ids[t], t) for t in truth], gold, seed=seed, clock=clock)  # fmt: skip
     client = TestClient(create_app(project, rate=1e6, burst=1e6))
@@ -163,8 +173,9 @@ def main() -> None:
         stopped = [s for s in stops if s is not None]
         summary[kind] = {"members": len(stops), "stopped": len(stopped), "share_stopped": len(stopped) / len(stops),
                          "pages_when_stopped": sorted(stopped)}  # fmt: skip
-    bad = [s for kind in KINDS if kind != "diligent" for s in pooled[kind]]
-    summary["all bad kinds"] = {"members": len(bad), "share_stopped": sum(s is not None for s in bad) / len(bad)}
+    bad = [s for kind in BAD for s in pooled[kind]]
+    stopped_bad = sum(s is not None for s in bad)
+    summary["the simulator's bad kinds"] = {"members": len(bad), "share_stopped": stopped_bad / len(bad)}
     print(json.dumps(summary, indent=1))
     if args.out:
         args.out.write_text(

@@ -118,7 +118,7 @@ def test_control_accuracy_fires_below_40_percent_over_a_full_window_of_10_pages(
 
 
 def test_failing_controls_sends_the_annotator_back_to_training(tmp_path):
-    text = preset_text("emobench-ua").replace("\n  share: 0.1", "\n  share: 0.6")  # controls.share
+    text = preset_text("emobench-ua").replace("\n  share: 0.2", "\n  share: 0.6")  # controls.share
     project, _, clock = make(tmp_path, n=200, text=text)
     annotator = passed(project, "a")
     for _ in range(10):  # every control's known answer is fear; this annotator says disgust

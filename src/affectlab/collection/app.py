@@ -100,7 +100,7 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     _add_error_handlers(app)
     _add_body_limit(app)
 
-    def token(request: Request) -> str:
+    async def token(request: Request) -> str:
         header = request.headers.get("authorization", "")
         scheme, _, value = header.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
@@ -109,7 +109,7 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
             raise CollectionError("too many requests; slow down", 429)
         return value.strip()
 
-    def annotator(value: Annotated[str, Depends(token)]) -> AnnotatorState:
+    async def annotator(value: Annotated[str, Depends(token)]) -> AnnotatorState:
         found = project.annotator_for(value)
         if found is None:
             if project.is_owner(value):
@@ -117,7 +117,7 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
             raise CollectionError("unknown, revoked or expired token", 401)
         return found
 
-    def owner(value: Annotated[str, Depends(token)]) -> None:
+    async def owner(value: Annotated[str, Depends(token)]) -> None:
         if not project.is_owner(value):
             status = 403 if project.annotator_for(value) is not None else 401
             raise CollectionError("the owner's token is needed", status)
@@ -132,32 +132,32 @@ def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
     Who = Annotated[AnnotatorState, Depends(annotator)]
 
     @app.get("/api/me")
-    def me(who: Who) -> dict[str, Any]:
+    async def me(who: Who) -> dict[str, Any]:
         return project.me(who)
 
     @app.get("/api/protocol")
-    def protocol(who: Who) -> dict[str, Any]:
+    async def protocol(who: Who) -> dict[str, Any]:
         return _public_protocol(project)
 
     @app.get("/api/stages/{stage}/training")
-    def training(stage: str, who: Who) -> dict[str, Any]:
+    async def training(stage: str, who: Who) -> dict[str, Any]:
         return {"examples": project.training(who, stage)}
 
     @app.get("/api/stages/{stage}/exam")
-    def exam(stage: str, who: Who) -> dict[str, Any]:
+    async def exam(stage: str, who: Who) -> dict[str, Any]:
         return {"items": project.exam(who, stage)}
 
     @app.post("/api/stages/{stage}/exam")
-    def take_exam(stage: str, body: AnswersIn, who: Who) -> dict[str, Any]:
+    async def take_exam(stage: str, body: AnswersIn, who: Who) -> dict[str, Any]:
         return project.take_exam(who, stage, [answer.model_dump() for answer in body.answers])
 
     @app.post("/api/stages/{stage}/next")
-    def next_page(stage: str, who: Who) -> dict[str, Any]:
+    async def next_page(stage: str, who: Who) -> dict[str, Any]:
         page = project.next_page(who, stage)
         return page if page is not None else {"page": None, "reason": "no item is left for you in this stage"}
 
     @app.post("/api/pages/{page}/submit")
-    def submit(page: str, body: AnswersIn, who: Who) -> dict[str, Any]:
+    async def submit(page: str, body: AnswersIn, who: Who) -> dict[str, Any]:
         return project.submit(who, page, [answer.model_dump() for answer in body.answers])
 
 
@@ -167,19 +167,19 @@ def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
     Owner = Depends(owner)
 
     @app.get("/api/owner/progress", dependencies=[Owner])
-    def progress() -> dict[str, Any]:
+    async def progress() -> dict[str, Any]:
         return {"stages": reports.progress(project)}
 
     @app.get("/api/owner/annotators", dependencies=[Owner])
-    def annotators() -> dict[str, Any]:
+    async def annotators() -> dict[str, Any]:
         return {"annotators": reports.annotator_records(project)}
 
     @app.post("/api/owner/annotators", dependencies=[Owner])
-    def invite(body: InviteIn) -> dict[str, Any]:
+    async def invite(body: InviteIn) -> dict[str, Any]:
         return {"name": body.name.strip(), "token": project.invite(body.name, body.expires)}
 
     @app.delete("/api/owner/annotators/{name}", dependencies=[Owner])
-    def revoke(name: str) -> dict[str, Any]:
+    async def revoke(name: str) -> dict[str, Any]:
         project.revoke(name)
         return {"name": name, "revoked": True}
 
@@ -215,7 +215,7 @@ def _public_protocol(project: Project) -> dict[str, Any]:
 
 def _pages(app: FastAPI) -> None:
     @app.get("/healthz")
-    def health() -> dict[str, str]:
+    async def health() -> dict[str, str]:
         return {"status": "ok"}
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

@@ -77,7 +77,10 @@ class Project:
         self.gold = log.gold()
         self.stages = {stage.name: stage for stage in self.protocol.stages}
         self.state = CollectionState()
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()
+        """Held by every change and every read of the state that iterates it (the reports take it too)."""
+        self._complete_before: dict[str, int] = {}
+        """Per stage, how many of its first items are known to be complete (where :meth:`_free_items` starts)."""
         for event in log.events():
             self.state.apply(event)
 
@@ -95,7 +98,7 @@ class Project:
 
     def annotator_for(self, token: str) -> AnnotatorState | None:
         """The annotator whose live invite ``token`` is (None: unknown, revoked or expired)."""
-        with self._lock:
+        with self.lock:
             name = self.state.by_token.get(token_hash(token))
             annotator = self.state.annotators.get(name) if name is not None else None
             if annotator is None or annotator.revoked or self.clock() >= annotator.expires_at:
@@ -108,7 +111,7 @@ class Project:
         if not 0 < len(name) <= 100 or not name.isprintable():
             raise CollectionError("an annotator's name is 1 to 100 printable characters", 422)
         token = new_token()
-        with self._lock:
+        with self.lock:
             now = self.clock()
             known = self.state.annotators.get(name)
             pseudonym = known.pseudonym if known else f"annotator-{len(self.state.annotators) + 1:03d}"
@@ -119,7 +122,7 @@ class Project:
 
     def revoke(self, name: str) -> None:
         """Revoke the invite of annotator ``name``: their token stops working at once."""
-        with self._lock:
+        with self.lock:
             if name not in self.state.annotators:
                 raise CollectionError(f"no annotator {name!r}", 404)
             self._append([("revoked", name, {})], self.clock())
@@ -134,7 +137,7 @@ class Project:
 
     def me(self, annotator: AnnotatorState) -> dict[str, Any]:
         """What an annotator may know of their own standing."""
-        with self._lock:
+        with self.lock:
             now = self.clock()
             blocked = annotator.blocked(now)
             return {
@@ -157,7 +160,7 @@ class Project:
         stage = self.stage(stage_name)
         if stage.training is None:
             raise CollectionError(f"stage {stage_name!r} has no training", 404)
-        with self._lock:
+        with self.lock:
             self._check_blocked(annotator, training=True)
             if stage.name not in annotator.trained:
                 self._append([("trained", annotator.name, {"stage": stage.name})], self.clock())
@@ -176,7 +179,7 @@ class Project:
         answers = checked_answers(self.protocol, stage, raw, len(stage.exam.examples))
         accuracy = exam_accuracy(stage.exam.examples, answers, stage.labels)
         passed = accuracy >= stage.exam.pass_accuracy
-        with self._lock:
+        with self.lock:
             data = {"stage": stage.name, "accuracy": accuracy, "passed": passed}
             self._append([("exam-taken", annotator.name, data)], self.clock())
         return {"accuracy": accuracy, "passed": passed, "pass_accuracy": stage.exam.pass_accuracy}
@@ -206,7 +209,7 @@ class Project:
         """The annotator's page of ``stage_name``: the open one again, or a new one reserving its items; None when
         no item is left for them."""
         stage = self.stage(stage_name)
-        with self._lock:
+        with self.lock:
             now = self.clock()
             self._check_blocked(annotator)
             if stage.name not in self.state.stage_items:
@@ -235,8 +238,16 @@ class Project:
         return self.state.pages[page_id]
 
     def _free_items(self, annotator: AnnotatorState, stage: Stage, n: int, now: float) -> list[str]:
+        """The first ``n`` items of the stage the annotator has not seen and that need more answers than they have
+        and hold; the scan starts past the items known to be complete (a complete item stays complete: answers
+        only grow, and its target only grows while its first round is short of votes)."""
         chosen: list[str] = []
-        for item in self.state.stage_items[stage.name]:
+        items = self.state.stage_items[stage.name]
+        start = self._complete_before.get(stage.name, 0)
+        while start < len(items) and self.complete(stage.name, items[start]):
+            start += 1
+        self._complete_before[stage.name] = start
+        for item in items[start:]:
             if len(chosen) == n:
                 break
             if (stage.name, item) in annotator.seen:
@@ -274,7 +285,7 @@ class Project:
 
     def submit(self, annotator: AnnotatorState, page_id: str, raw: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Record a page's answers, the control results and whatever the rules then do; the annotator's standing."""
-        with self._lock:
+        with self.lock:
             now = self.clock()
             page = self.state.pages.get(page_id)
             if page is None or page.annotator != annotator.name:
@@ -335,14 +346,15 @@ class Project:
         stage = self.stage(stage_name)
         if stage.gate is None:
             raise CollectionError(f"stage {stage_name!r} has no gate: it is open from the start", 409)
-        with self._lock:
-            source = self.stages[stage.gate.after]
-            aggregation = stage_aggregation(self, source.name, complete_only=True)
-            if aggregation is None:
-                raise CollectionError(f"no item of stage {source.name!r} has all its answers yet", 409)
-            wanted = set(source.labels)
-            items = [str(row.item) for row in aggregation.items.itertuples() if wanted & set(row.labels)]
+        source = self.stages[stage.gate.after]
+        aggregation = stage_aggregation(self, source.name, complete_only=True)  # the fit runs outside the lock
+        if aggregation is None:
+            raise CollectionError(f"no item of stage {source.name!r} has all its answers yet", 409)
+        wanted = set(source.labels)
+        items = [str(row.item) for row in aggregation.items.itertuples() if wanted & set(row.labels)]
+        with self.lock:
             self._append([("stage-opened", None, {"stage": stage.name, "items": items})], self.clock())
+            self._complete_before.pop(stage.name, None)  # a new list of items: scan it from its start
         return {"stage": stage.name, "items": len(items), "from": source.name, "aggregated": len(aggregation.items)}
 
     def complete(self, stage: str, item: str) -> bool:

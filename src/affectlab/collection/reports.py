@@ -31,6 +31,11 @@ SHCMP_TRIALS = 1000
 def answer_rows(project: Project, stage: str) -> pd.DataFrame:
     """One row per (answer, stage label) of ``stage``: ``item``, ``annotator`` (pseudonym), ``label``, ``value``
     (empty for a skip), ``seconds``, ``at``, ``page``, ``none``, ``skip``, ``flag``, ``control``, ``banned``."""
+    with project.lock:
+        return _answer_rows(project, stage)
+
+
+def _answer_rows(project: Project, stage: str) -> pd.DataFrame:
     labels = project.stages[stage].labels
     pseudonyms = {name: a.pseudonym for name, a in project.state.annotators.items()}
     banned = {name for name, a in project.state.annotators.items() if a.banned_until is not None}
@@ -55,10 +60,11 @@ def answer_rows(project: Project, stage: str) -> pd.DataFrame:
 def stage_annotations(project: Project, stage: str, complete_only: bool = False) -> Annotations | None:
     """The ratings of ``stage`` (control tasks included; ``complete_only``: only the ordinary items with all their
     answers), or None when there are none."""
-    rows = answer_rows(project, stage).dropna(subset=["value"])
-    if complete_only:
-        done = rows["control"].astype(bool) | rows["item"].map(lambda item: project.complete(stage, item))
-        rows = rows[done]
+    with project.lock:
+        rows = answer_rows(project, stage).dropna(subset=["value"])
+        if complete_only:
+            done = rows["control"].astype(bool) | rows["item"].map(lambda item: project.complete(stage, item))
+            rows = rows[done]
     if rows.empty:
         return None
     levels = project.protocol.intensity.n_levels if project.protocol.intensity else 1
@@ -142,6 +148,11 @@ def _class(ratings: list[float]) -> int:
 
 def progress(project: Project) -> list[dict[str, Any]]:
     """Per stage: items, items complete, answers, skips, open pages."""
+    with project.lock:
+        return _progress(project)
+
+
+def _progress(project: Project) -> list[dict[str, Any]]:
     state, now = project.state, project.clock()
     rows = []
     for stage in project.protocol.stages:
@@ -159,6 +170,11 @@ def progress(project: Project) -> list[dict[str, Any]]:
 def annotator_records(project: Project) -> list[dict[str, Any]]:
     """Per annotator: pseudonym, status, pages, skipped pages, median seconds per page, control accuracy, exams,
     and the rules' actions."""
+    with project.lock:
+        return _annotator_records(project)
+
+
+def _annotator_records(project: Project) -> list[dict[str, Any]]:
     now = project.clock()
     rows = []
     for annotator in project.state.annotators.values():
