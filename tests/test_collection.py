@@ -280,3 +280,12 @@ def test_the_two_stages_merge_as_emobench_ua_says(tmp_path):
     assert all(labels[f"t{i}"] == "fear,joy" for i in range(5))  # (i) labels in both projects
     assert all(labels[f"t{i}"] == "fear" for i in range(5, 10))  # (ii) labels in the first only
     assert all(labels[f"t{i}"] == "none" for i in range(10, 20))  # (iv) none in the first: never sent to the second
+
+
+def test_a_new_project_never_takes_the_events_of_a_deleted_one_of_the_same_name(tmp_path):
+    project, _, _ = make(tmp_path)
+    passed(project, "a")
+    assert (tmp_path / "p.sqlite-wal").exists()  # the open project's write-ahead log
+    (tmp_path / "p.sqlite").unlink()  # deleted without its -wal and -shm, as `rm p.sqlite` does
+    again, _, _ = make(tmp_path)
+    assert again.state.annotators == {} and again.state.answers == []

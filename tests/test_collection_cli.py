@@ -50,3 +50,45 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys)
     assert code == 2 and "already exists" in err
     code, _, err = run(capsys, "annotate", "open-stage", tmp_path / "b.sqlite", "anger-joy-sadness")
     assert code == 2 and "no item" in err
+
+
+def test_a_served_project_refuses_a_second_writer_in_one_line(tmp_path, capsys):
+    from affectlab.collection.jobs import project_for_writing
+
+    protocol, items, project = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "project.sqlite"
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    items.write_text("text\none\ntwo\n", encoding="utf-8")
+    run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items)
+    with project_for_writing(project):  # as `annotate serve` holds it
+        code, _, err = run(capsys, "annotate", "invite", project, "Olena")
+        assert code == 2 and "being written by another run" in err and len(err.strip().splitlines()) == 1
+        assert run(capsys, "annotate", "status", project)[0] == 0  # reading is fine
+    assert run(capsys, "annotate", "invite", project, "Olena")[0] == 0
+
+
+def test_a_simulated_crowd_works_a_project_and_the_export_trains(tmp_path, capsys):
+    protocol, items, truth, project = (tmp_path / name for name in ("p.yaml", "items.csv", "truth.csv", "p.sqlite"))
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    texts = [f"I am so happy about number {i}" if i % 2 else f"This makes me angry: number {i}" for i in range(60)]
+    items.write_text("id,text\n" + "".join(f"{i},{t}\n" for i, t in enumerate(texts)), encoding="utf-8")
+    truth.write_text("id,labels\n" + "".join(f"{i},{'joy' if i % 2 else 'anger'}\n" for i in range(60)), "utf-8")
+    run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--id-col", "id")
+    code, out, _ = run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "diligent=5", "--json")
+    crowd = json.loads(out)["crowd"]
+    assert code == 0 and crowd["diligent"]["members"] == 5 and crowd["diligent"]["pages"] >= 18  # 60 x 3 / 10, + extras
+    run(capsys, "annotate", "export", project, "--out", tmp_path / "export")
+    labels = (tmp_path / "export" / "labels.csv").read_text(encoding="utf-8").splitlines()
+    assert labels[0] == "id,text,labels,confidence,passes,split" and len(labels) == 61
+    code, _, err = run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "clicker=2")
+    assert code == 2 and "--crowd" in err
+
+
+def test_a_row_longer_than_its_header_is_refused_not_cut(tmp_path, capsys):
+    protocol, items = tmp_path / "p.yaml", tmp_path / "items.csv"
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    items.write_text("id,text\n1,I am angry, really angry\n", encoding="utf-8")  # an unquoted comma
+    code, _, err = run(capsys, "annotate", "create", tmp_path / "p.sqlite", "--protocol", protocol, "--items", items)
+    assert code == 2 and "row 1: 3 fields, but the header has 2" in err
+    code, _, err = run(capsys, "annotate", "select", items, "--protocol", protocol, "--size", "1", "--out",
+                       tmp_path / "s.csv")  # fmt: skip
+    assert code == 2 and "row 1: 3 fields" in err

@@ -162,7 +162,9 @@ def read_pool(
         for name in (text_col, id_col, toxicity_col):
             if name is not None and name not in table.columns:
                 raise InputError(f"{path.name} has no column {name!r} (columns: {', '.join(table.columns)})")
-        for number, (row, _) in enumerate(table.rows, 1):
+        for number, (row, problem) in enumerate(table.rows, 1):
+            if problem:
+                raise InputError(f"{path.name} row {number}: {problem} (a text with the delimiter must be quoted)")
             texts.append("" if row.get(text_col) is None else str(row[text_col]))
             ids.append(str(row.get(id_col)) if id_col else str(number))
             scores.append(_score(row.get(toxicity_col), number, path) if toxicity_col else None)

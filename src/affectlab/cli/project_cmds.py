@@ -85,9 +85,10 @@ def invite_command(
 ) -> None:
     """Invite an annotator: a token of their own (a new one replaces the old), shown once, with the link that
     opens the annotation page already signed in."""
-    from affectlab.collection.jobs import open_project
+    from affectlab.collection.jobs import project_for_writing
 
-    token = open_project(project).invite(name, expires)
+    with project_for_writing(project) as opened:
+        token = opened.invite(name, expires)
     link = f"{url.rstrip('/')}/#token={token}"
     if as_json:
         print_json({"name": name, "token": token, "link": link, "expires": expires})
@@ -99,11 +100,12 @@ def invite_command(
 def revoke_command(project: Path = ProjectFile, name: str = typer.Argument(..., show_default=False),
                    as_json: bool = Json) -> None:  # fmt: skip
     """Revoke an annotator's invite: their token stops working at once (their answers stay)."""
-    from affectlab.collection.jobs import open_project
+    from affectlab.collection.jobs import project_for_writing
     from affectlab.collection.project import CollectionError
 
     try:
-        open_project(project).revoke(name)
+        with project_for_writing(project) as opened:
+            opened.revoke(name)
     except CollectionError as exc:
         raise InputError(str(exc)) from None
     if as_json:
@@ -116,11 +118,12 @@ def open_stage_command(project: Path = ProjectFile, stage: str = typer.Argument(
                        as_json: bool = Json) -> None:  # fmt: skip
     """Open a gated stage: it receives the items whose aggregated labels in the stage before hold one of its
     labels (EmoBench-UA's second project); again later, it adds the items finished since."""
-    from affectlab.collection.jobs import open_project
+    from affectlab.collection.jobs import project_for_writing
     from affectlab.collection.project import CollectionError
 
     try:
-        opened = open_project(project).open_stage(stage)
+        with project_for_writing(project) as writing:
+            opened = writing.open_stage(stage)
     except CollectionError as exc:
         raise InputError(str(exc)) from None
     if as_json:
@@ -161,9 +164,10 @@ def serve_command(
     uvicorn = require("uvicorn", "serve", "affectlab annotate serve")
     require("fastapi", "serve", "affectlab annotate serve")
     from affectlab.collection.app import create_app
-    from affectlab.collection.jobs import open_project
+    from affectlab.collection.jobs import project_for_writing
 
-    uvicorn.run(create_app(open_project(project)), host=host, port=port, log_level="info")
+    with project_for_writing(project) as opened:
+        uvicorn.run(create_app(opened), host=host, port=port, log_level="info")
 
 
 def export_command(
@@ -187,9 +191,55 @@ def export_command(
                         manifest["passing_items"], manifest["answers"], out))  # fmt: skip
 
 
+def simulate_command(
+    project: Path = ProjectFile,
+    truth: Path = typer.Option(
+        ...,
+        "--truth",
+        help="Known labels per item id: a 'labels' column, or a column per label (SemEval-2025's Track A files).",
+        show_default=False,
+    ),
+    crowd: str = typer.Option(
+        "diligent=5",
+        "--crowd",
+        help="Simulated annotators, KIND=COUNT: diligent, fast-clicker, skipper, control-failer.",
+    ),
+    stage: str | None = typer.Option(
+        None, "--stage", help="The stage to work on (default: the first).", show_default=False
+    ),
+    pages: int = typer.Option(40, "--pages", min=1, help="Pages each member works at most."),
+    id_col: str = typer.Option("id", "--id-col", help="The truth file's id column."),
+    seed: int = typer.Option(0, "--seed"),
+    as_json: bool = Json,
+) -> None:
+    """Let simulated annotators work a project through its service on a simulated clock, answering from known
+    labels: to see what the protocol's rules do before anyone is invited, or to try the whole walk without people.
+    Their work is logged like real work: use a project made for trying."""
+    require("fastapi", "serve", "affectlab annotate simulate")
+    from affectlab.collection.jobs import project_for_writing, read_truth
+    from affectlab.collection.project import CollectionError
+    from affectlab.collection.simulate import parse_crowd, simulate
+
+    members = parse_crowd(crowd)
+    with project_for_writing(project) as opened, stage_progress(not as_json) as progress:
+        stage_name = stage or opened.protocol.stages[0].name
+        try:
+            known = read_truth(truth, list(opened.stage(stage_name).labels), id_col)
+        except CollectionError as exc:
+            raise InputError(str(exc)) from None
+        progress(f"{sum(members.values())} simulated annotators on stage {stage_name}")
+        outcome = simulate(opened, known, members, stage_name, pages, seed)
+    if as_json:
+        print_json({"stage": stage_name, "crowd": outcome})
+        return
+    rows = [{"kind": kind, **tally} for kind, tally in outcome.items()]
+    stdout.print(_table(["kind", "members", "pages", "stopped"], rows))
+
+
 def register(app: typer.Typer) -> None:
     """Add the project commands to the ``annotate`` group."""
     for name, command in (("create", create_command), ("invite", invite_command), ("revoke", revoke_command),
                           ("open-stage", open_stage_command), ("status", status_command),
-                          ("serve", serve_command), ("export", export_command)):  # fmt: skip
+                          ("serve", serve_command), ("export", export_command),
+                          ("simulate", simulate_command)):  # fmt: skip
         app.command(name)(command)

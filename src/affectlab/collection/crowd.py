@@ -9,7 +9,8 @@ rest after (the service must run on that clock: :class:`~affectlab.collection.pr
 rules on time can be simulated in seconds.
 
 The client is anything with httpx's ``request(method, url, headers=..., json=...)`` (``httpx.Client`` with a
-``base_url``, or FastAPI's ``TestClient``). Members know what an annotator knows, the page's texts, never item ids.
+``base_url``, or FastAPI's ``TestClient``; typed ``Any``, since their signatures differ in the rest). Members
+know what an annotator knows, the page's texts, never item ids.
 """
 
 from __future__ import annotations
@@ -18,16 +19,10 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 Answerer = Callable[[str, Sequence[str]], Mapping[str, int] | None]
 """A text and its context -> the chosen labels with their values ({}: the none choice), or None: skip."""
-
-
-class HttpClient(Protocol):
-    """httpx's request method (``httpx.Client``, FastAPI's ``TestClient``)."""
-
-    def request(self, method: str, url: str, **kwargs: Any) -> Any: ...
 
 
 @dataclass
@@ -45,7 +40,7 @@ class CrowdMember:
     """(request kind: ``next``, ``submit`` or ``me``; seconds) of every request made."""
 
 
-def _call(client: HttpClient, member: CrowdMember, kind: str, method: str, path: str, body: Any = None) -> Any:
+def _call(client: Any, member: CrowdMember, kind: str, method: str, path: str, body: Any = None) -> Any:
     """One request, timed; a 429 (too many requests) waits ``Retry-After`` seconds and asks again, as a polite
     client does."""
     while True:
@@ -58,7 +53,7 @@ def _call(client: HttpClient, member: CrowdMember, kind: str, method: str, path:
 
 
 def work(
-    client: HttpClient, member: CrowdMember, stage: str, max_pages: int = 10**9,
+    client: Any, member: CrowdMember, stage: str, max_pages: int = 10**9,
     advance: Callable[[float], None] | None = None, has_none: bool = True,
 ) -> CrowdMember:  # fmt: skip
     """Run ``member`` on ``stage`` until no page is left for it, it is stopped, or ``max_pages`` are done."""

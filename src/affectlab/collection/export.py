@@ -8,8 +8,9 @@ The folder holds (all written at once, or none):
   it as it is (``--value-col value``);
 * ``controls.csv``: the control tasks' known answers (``item,label,value``: ``annotate aggregate --controls``);
 * ``labels.csv``: one row per finished item: ``id``, ``text``, ``labels`` (comma-separated; ``none`` for none),
-  ``confidence`` (the lowest over its stages) and ``passes`` (the protocol's confidence cut in every stage), the
-  file ``affectlab train --dataset`` reads (``--label-sep ,``);
+  ``confidence`` (the lowest over its stages), ``passes`` (the protocol's confidence cut in every stage) and
+  ``split`` (train/dev/test, 80/10/10 by a hash of the id), the file ``affectlab train --dataset`` reads
+  (``--label-sep , --split-col split``);
 * ``annotators.csv``: each pseudonym's pages, skips, median seconds, control accuracy, status and the rules'
   actions;
 * ``agreement.json``: per stage, the agreement report with 95 % intervals (1,000 resamples) and BRIGHTER's SHCMP;
@@ -41,7 +42,8 @@ EXPORT_RESAMPLES = 1000
 
 
 def finished_labels(project: Project) -> pd.DataFrame:
-    """One row per finished item: ``id``, ``text``, ``labels``, ``confidence``, ``passes`` (see the module)."""
+    """One row per finished item: ``id``, ``text``, ``labels``, ``confidence``, ``passes``, ``split`` (see the
+    module)."""
     per_stage = {}
     for stage in project.protocol.stages:
         aggregation = stage_aggregation(project, stage.name, complete_only=True)
@@ -56,9 +58,18 @@ def finished_labels(project: Project) -> pd.DataFrame:
         rows.append({
             "id": item, "text": project.items[item].text, "labels": ",".join(labels) or NONE_LABEL,
             "confidence": round(min(float(row.confidence) for row in found), 4),
-            "passes": int(all(bool(row.passes) for row in found)),
+            "passes": int(all(bool(row.passes) for row in found)), "split": split_of(item),
         })  # fmt: skip
-    return pd.DataFrame(rows, columns=["id", "text", "labels", "confidence", "passes"])
+    return pd.DataFrame(rows, columns=["id", "text", "labels", "confidence", "passes", "split"])
+
+
+def split_of(item: str) -> str:
+    """``train``, ``dev`` or ``test`` (80/10/10) by a hash of the item's id: the same item always lands in the same
+    split, whatever else is exported with it."""
+    import hashlib
+
+    bucket = int(hashlib.sha256(item.encode("utf-8")).hexdigest()[:8], 16) % 100
+    return "train" if bucket < 80 else "dev" if bucket < 90 else "test"
 
 
 def _stage_rows(project: Project, per_stage: dict[str, dict[str, Any]], item: str) -> list[Any] | None:

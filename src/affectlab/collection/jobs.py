@@ -3,6 +3,8 @@ protocol and an items file, open it, invite, revoke, open a stage, export."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,9 @@ def read_items(path: Path, text_col: str, id_col: str | None, context_col: str |
         for name in (text_col, id_col, context_col):
             if name is not None and name not in table.columns:
                 raise InputError(f"{path.name} has no column {name!r} (columns: {', '.join(table.columns)})")
-        for number, (row, _) in enumerate(table.rows, 1):
+        for number, (row, problem) in enumerate(table.rows, 1):
+            if problem:
+                raise InputError(f"{path.name} row {number}: {problem} (a text with the delimiter must be quoted)")
             text = "" if row.get(text_col) is None else str(row[text_col]).strip()
             if not text:
                 raise InputError(f"{path.name} row {number}: the text is empty")
@@ -70,8 +74,25 @@ def create_from_files(
 
 
 def open_project(path: Path) -> Project:
-    """The project in the file ``path``."""
+    """The project in the file ``path``, to read (``status``, ``export``: the file's state when it is opened)."""
     return Project(EventLog.open(path))
+
+
+@contextmanager
+def project_for_writing(path: Path) -> Iterator[Project]:
+    """The project in the file ``path``, held as its only writer (``PATH.lock``) while the block runs: a service
+    keeps its state in memory, so a second writer beside it (an ``invite`` from the command line while ``serve``
+    runs) would go unseen by it. Another writer gets a one-line error naming the process that holds it."""
+    from affectlab.io.outputs import output_lock
+
+    if not Path(path).is_file():
+        open_project(path)  # the one-line error for a missing file, before a lock file is made beside it
+    with output_lock(path):
+        project = open_project(path)
+        try:
+            yield project
+        finally:
+            project.log.close()
 
 
 def project_status(project: Project) -> dict[str, Any]:
@@ -79,3 +100,33 @@ def project_status(project: Project) -> dict[str, Any]:
     from affectlab.collection.reports import annotator_records, progress
 
     return {"protocol": project.protocol.name, "stages": progress(project), "annotators": annotator_records(project)}
+
+
+def read_truth(path: Path, labels: list[str], id_col: str = "id") -> dict[str, frozenset[str]]:
+    """Known labels per item id from a table: a ``labels`` column (comma-separated; ``none`` or empty for none), or
+    one numeric column per label (above 0: present), as SemEval-2025's Track A files have."""
+    from affectlab.io.tables import open_table
+
+    truth: dict[str, frozenset[str]] = {}
+    with open_table(path) as table:
+        columns = list(table.columns)
+        if id_col not in columns:
+            raise InputError(f"{path.name} has no column {id_col!r} (columns: {', '.join(columns)})")
+        wide = [label for label in labels if label in columns]
+        if "labels" not in columns and not wide:
+            raise InputError(f"{path.name} has neither a labels column nor a column per label ({', '.join(labels)})")
+        for number, (row, problem) in enumerate(table.rows, 1):
+            if problem:
+                raise InputError(f"{path.name} row {number}: {problem}")
+            truth[str(row[id_col])] = _known(row, wide, path, number)
+    return truth
+
+
+def _known(row: dict[str, Any], wide: list[str], path: Path, number: int) -> frozenset[str]:
+    if not wide:
+        cell = str(row.get("labels") or "")
+        return frozenset(part.strip() for part in cell.split(",") if part.strip() and part.strip() != "none")
+    try:
+        return frozenset(label for label in wide if float(row[label] or 0) > 0)
+    except (TypeError, ValueError):
+        raise InputError(f"{path.name} row {number}: a label column holds something that is not a number") from None

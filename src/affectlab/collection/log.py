@@ -90,6 +90,11 @@ class EventLog:
             )
             connection.executemany("INSERT INTO gold VALUES (?, ?, ?)", [(i, lb, v) for (i, lb), v in gold.items()])
         connection.close()
+        for suffix in ("-wal", "-shm", "-journal"):
+            # Left by an earlier file of the same name that was deleted without them: SQLite would replay that
+            # file's write-ahead log into this new one (its events in a new project). Without their database
+            # nothing can read them.
+            target.with_name(target.name + suffix).unlink(missing_ok=True)
         partial.rename(target)
         return cls.open(target)
 
