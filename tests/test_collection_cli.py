@@ -79,6 +79,12 @@ def test_a_simulated_crowd_works_a_project_and_the_export_trains(tmp_path, capsy
     run(capsys, "annotate", "export", project, "--out", tmp_path / "export")
     labels = (tmp_path / "export" / "labels.csv").read_text(encoding="utf-8").splitlines()
     assert labels[0] == "id,text,labels,confidence,passes,split" and len(labels) == 61
+    answers = tmp_path / "export" / "answers-emotions.csv"  # read back by the offline commands as it is
+    code, out, _ = run(capsys, "annotate", "agreement", answers, "--value-col", "value", "--bootstrap", "50", "--json")
+    assert code == 0 and json.loads(out)["overall"]["krippendorff_alpha"] > 0.1
+    code, _, _ = run(capsys, "annotate", "report", answers, "--value-col", "value", "--method", "majority",
+                     "--bootstrap", "50", "--out", tmp_path / "report")  # fmt: skip
+    assert code == 0 and (tmp_path / "report" / "report.md").is_file()
     code, _, err = run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "clicker=2")
     assert code == 2 and "--crowd" in err
 

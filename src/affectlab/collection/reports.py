@@ -193,7 +193,9 @@ def _annotator_records(project: Project) -> list[dict[str, Any]]:
 def agreement(project: Project, stage: str, n_bootstrap: int, trials: int) -> dict[str, Any]:
     """Agreement over the answers of ``stage`` (control tasks left out): Krippendorff's alpha, Fleiss' and
     Cohen's kappa, GoEmotions' interrater correlation, each with a 95 % bootstrap interval over ``n_bootstrap``
-    resamples, and the split-half class match over ``trials`` splits; ``reason`` says why there is none yet."""
+    resamples, on presence (nominal: a label chosen or not) and, when the protocol rates intensity, on the
+    intensities too (ordinal); and the split-half class match over ``trials`` splits. ``reason`` says why there is
+    none yet."""
     from affectlab.annotation.agreement import agreement_report
     from affectlab.errors import InputError
 
@@ -204,11 +206,12 @@ def agreement(project: Project, stage: str, n_bootstrap: int, trials: int) -> di
     if annotations is None or annotations.frame.empty:
         return {"stage": stage, "agreement": None, "reason": "no answers yet"}
     try:
-        report = agreement_report(annotations, n_bootstrap=n_bootstrap)
+        report = {"presence (nominal)": agreement_report(binarize(annotations), "nominal", n_bootstrap)}
+        if project.protocol.intensity is not None:
+            report["intensity (ordinal)"] = agreement_report(annotations, "ordinal", n_bootstrap)
     except InputError as exc:
         return {"stage": stage, "agreement": None, "reason": str(exc)}
-    shcmp = split_half_class_match(annotations, trials)
-    return {"stage": stage, "agreement": report, "shcmp": shcmp, "level": annotations.level}
+    return {"stage": stage, "agreement": report, "shcmp": split_half_class_match(annotations, trials)}
 
 
 def live_agreement(project: Project, stage: str) -> dict[str, Any]:
