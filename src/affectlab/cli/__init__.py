@@ -79,7 +79,8 @@ COMMANDS = {
     "annotate": LazyCommand(
         "annotate_cmd",
         "app",
-        "Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",
+        "Crowd annotation: protocols, selection, a collection service with its simulated crowds and export; "
+        "agreement, aggregated labels, comparison with released labels.",
     ),
     "ua": LazyCommand(
         "ua_cmd",

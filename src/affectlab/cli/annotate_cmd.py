@@ -26,7 +26,8 @@ from affectlab.errors import InputError
 from affectlab.io.outputs import check_output_dir
 
 app = typer.Typer(
-    help="Crowd annotation: agreement between annotators, aggregated labels, comparison with released labels.",
+    help="Crowd annotation: protocols, selection, a collection service with its simulated crowds and export; "
+    "agreement, aggregated labels, comparison with released labels.",
     no_args_is_help=True,
 )
 
