@@ -191,22 +191,25 @@ def export_command(
                         manifest["passing_items"], manifest["answers"], out))  # fmt: skip
 
 
+TruthOption = typer.Option(
+    ...,
+    "--truth",
+    help="Known labels per item id: a 'labels' column, or a column per label (SemEval-2025's Track A files).",
+    show_default=False,
+)
+CrowdOption = typer.Option(
+    "diligent=5",
+    "--crowd",
+    help="Simulated annotators, KIND=COUNT: diligent, fast-clicker, skipper, control-failer.",
+)
+StageOption = typer.Option(None, "--stage", help="The stage to work on (default: the first).", show_default=False)
+
+
 def simulate_command(
     project: Path = ProjectFile,
-    truth: Path = typer.Option(
-        ...,
-        "--truth",
-        help="Known labels per item id: a 'labels' column, or a column per label (SemEval-2025's Track A files).",
-        show_default=False,
-    ),
-    crowd: str = typer.Option(
-        "diligent=5",
-        "--crowd",
-        help="Simulated annotators, KIND=COUNT: diligent, fast-clicker, skipper, control-failer.",
-    ),
-    stage: str | None = typer.Option(
-        None, "--stage", help="The stage to work on (default: the first).", show_default=False
-    ),
+    truth: Path = TruthOption,
+    crowd: str = CrowdOption,
+    stage: str | None = StageOption,
     pages: int = typer.Option(40, "--pages", min=1, help="Pages each member works at most."),
     id_col: str = typer.Option("id", "--id-col", help="The truth file's id column."),
     seed: int = typer.Option(0, "--seed"),
