@@ -17,6 +17,15 @@ from affectlab.detectors.default import HeadRecipe
 from affectlab.errors import InputError
 from affectlab.labels import EKMAN, INTENSITY_SCALE, TAXONOMY_RECORDS, UNANNOTATED, LabelSpace
 from affectlab.languages import FIRST_CODES
+from affectlab.loaded_once import loaded_once
+
+
+@loaded_once
+def _dataset(name: str, data_dir: str | os.PathLike[str] | None) -> tuple[DatasetSpec, Any]:
+    """A dataset read once per build process: a build reads each source's splits several times (its train, its
+    dev, its labels' mapping, each head), and reading them again was most of a small build's time (datasets'
+    Arrow encoding of every row)."""
+    return resolve_dataset(name, data_dir)
 
 
 @dataclass(frozen=True)
@@ -163,7 +172,7 @@ def split_rows(recipe: SourceRecipe, name: str, split: Any, data_dir: str | os.P
 
 def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[str] | None) -> dict[str, np.ndarray]:
     """Per head, the float target matrix of a split's rows (NaN where not annotated)."""
-    spec, _ = resolve_dataset(recipe.dataset, data_dir)
+    spec, _ = _dataset(recipe.dataset, data_dir)
     targets = {}
     for task in recipe.tasks:
         space = TAXONOMY_RECORDS.get(task).space
@@ -178,7 +187,7 @@ def task_targets(recipe: SourceRecipe, split: Any, data_dir: str | os.PathLike[s
 
 def _mapped_labels(split: Any, data_dir: str | os.PathLike[str] | None) -> list[list[str]]:
     """The Ekman labels of GoEmotions rows, from the mapped view of the same comments (joined on ``id``)."""
-    _, mapped = resolve_dataset(GOEMOTIONS_EKMAN, data_dir)
+    _, mapped = _dataset(GOEMOTIONS_EKMAN, data_dir)
     by_id: dict[str, list[str]] = {}
     for part in mapped.values():
         by_id.update(zip(part["id"], part["labels"], strict=True))
@@ -238,7 +247,7 @@ def source_splits(
 ) -> tuple[SplitRows, SplitRows]:
     """The train rows of ``source`` and the dev rows that score each epoch (``source.dev_rows`` of them), each cut to
     their first ``limit`` rows when given (tests)."""
-    _, data = resolve_dataset(source.dataset, data_dir)
+    _, data = _dataset(source.dataset, data_dir)
     train = split_rows(source, "train", _first(data["train"], limit), data_dir)
     if source.only_label is not None:
         return _rows_with(train, source.only_label), _first_rows(train, 0)
@@ -268,7 +277,7 @@ def joined_data(
 
     loaded = []
     for name in names:
-        dataset_spec, data = resolve_dataset(name, data_dir)
+        dataset_spec, data = _dataset(name, data_dir)
         missing = ",".join(unannotated_labels(dataset_spec.label_space, recipe.space))
         loaded.append({split: data[split].add_column(UNANNOTATED, [missing] * len(data[split]))
                        for split in ("train", "dev")})  # fmt: skip
