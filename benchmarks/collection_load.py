@@ -18,7 +18,6 @@ import json
 import os
 import platform
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -33,20 +32,10 @@ from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.log import EventLog, Item
 from affectlab.collection.project import Project, create_project
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+from serving import serve_project
+
 LABELS = ("joy", "sadness", "anger", "fear", "surprise", "disgust", "neutral")
-
-
-def start(project: Path, port: int) -> subprocess.Popen:
-    command = [sys.executable, "-m", "affectlab", "annotate", "serve", str(project), "--port", str(port)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("the service did not start")
 
 
 def arrive(delay: float, client: httpx.Client, member: CrowdMember, pages: int) -> None:
@@ -72,7 +61,7 @@ def main() -> None:
     )
     tokens = {f"a{i}": project.invite(f"a{i}") for i in range(args.annotators)}
     project.log.close()
-    server = start(path, args.port)
+    server = serve_project(path, args.port)
     rng = random.Random(0)
     members = [CrowdMember(name, token, lambda text, context: {rng.choice(LABELS[:6]): 1})
                for name, token in tokens.items()]  # fmt: skip

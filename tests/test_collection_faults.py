@@ -7,11 +7,8 @@ import contextlib
 import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 
@@ -20,26 +17,13 @@ from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.log import EventLog, Item
 from affectlab.collection.project import Project, create_project
 from affectlab.collection.reports import progress
+from serving import serve_project
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def serve(project: Path, port: int) -> subprocess.Popen:
-    command = [sys.executable, "-m", "affectlab", "annotate", "serve", str(project), "--port", str(port)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx.TransportError:
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("the service did not start")
 
 
 def run(client, member, acknowledged: list, lock: threading.Lock) -> None:
@@ -76,7 +60,7 @@ def test_kill_9_mid_run_loses_nothing_acknowledged_and_the_restart_finishes_the_
             thread.start()
         return threads
 
-    server = serve(path, port)
+    server = serve_project(path, port)
     threads = crowd()
     while len(acknowledged) < 20:
         time.sleep(0.01)
@@ -87,7 +71,7 @@ def test_kill_9_mid_run_loses_nothing_acknowledged_and_the_restart_finishes_the_
     reopened = Project(EventLog.open(path))
     submitted = {page.id for page in reopened.state.pages.values() if page.submitted_at is not None}
     assert set(acknowledged) <= submitted  # every page the service said it took is in the file
-    server = serve(path, port)
+    server = serve_project(path, port)
     try:
         before = progress(reopened)
         after = httpx.get(f"http://127.0.0.1:{port}/api/owner/progress", headers={"Authorization": f"Bearer {owner}"})

@@ -4,7 +4,6 @@ flag) with the keyboard only; the owner's page shows the progress and a ban."""
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import pytest
@@ -13,8 +12,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("selenium")
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -24,10 +21,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from affectlab.collection.app import create_app
 from affectlab.collection.log import Item
 from affectlab.collection.project import create_project
-from serving import running
+from serving import CHROMEDRIVER, CHROMIUM, headless_chromium, running
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and chromium-driver (.ci/run installs them)"
 )
@@ -65,13 +60,7 @@ aggregation: {method: majority}
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1100"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
+    yield from headless_chromium()
 
 
 def keys(browser, *sequence: str) -> None:
