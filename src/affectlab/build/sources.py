@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.build.augment import edited_texts, negated_sentence, negation_targets
+from affectlab.build.counterfactual import contrast_rows, denied_rows
 from affectlab.datasets import DatasetSpec, resolve_dataset, semeval2025
 from affectlab.detectors.default import HeadRecipe
 from affectlab.errors import InputError
@@ -102,6 +103,28 @@ ROBUSTNESS = (
 )
 """Issue 41: the rows that teach answers that hold: meaning-keeping edits of every language's texts under their own
 labels, and denials of stated emotions with only the denied emotion known (:mod:`affectlab.build.augment`)."""
+COUNTERFACTUAL_DATASETS = (
+    "semeval2025-eng", "goemotions", "semeval2025-esp", "emobench-ua", "semeval2025-rus", "semeval2025-deu",
+    "semeval2025-ptbr", "semeval2025-ptmz", "semeval2025-arq", "semeval2025-ary", "semeval2025-hin",
+    "semeval2025-chn", "semeval2025-amh",
+)  # fmt: skip
+"""The datasets of the languages with counterfactual clauses (:mod:`affectlab.build.counterfactual`)."""
+DENIED_PER_EPOCH = 400
+"""Denied rows an epoch draws from each of :data:`COUNTERFACTUAL_DATASETS` (twice that from GoEmotions)."""
+CONTRAST_PER_EPOCH = 250
+""""Not A but B" rows an epoch draws per dataset (English from SemEval-2025's rows only)."""
+COUNTERFACTUAL = (
+    *(
+        SourceRecipe(d, ("ekman",), DENIED_PER_EPOCH * (2 if d == "goemotions" else 1), derive="denied",
+                     name=f"{d}-denied")
+        for d in COUNTERFACTUAL_DATASETS
+    ),
+    *(
+        SourceRecipe(d, ("ekman",), CONTRAST_PER_EPOCH, derive="contrast", name=f"{d}-contrast")
+        for d in COUNTERFACTUAL_DATASETS if d != "goemotions"
+    ),
+)  # fmt: skip
+"""Issue 52: denials joined to train texts and "not A but B" rows, about 8,600 an epoch in 10 languages."""
 INTENSITY = "intensity"
 """The regression head of track B's 0-3 ratings (scaled to 0-1), one output per Ekman emotion."""
 GOEMOTIONS_EKMAN = "goemotions-ekman"
@@ -222,10 +245,18 @@ def _rows_with(rows: SplitRows, label: str) -> SplitRows:
     )  # fmt: skip
 
 
-def derived_rows(rows: SplitRows, derive: str) -> SplitRows:
+def derived_rows(rows: SplitRows, derive: str, none_known: bool = True) -> SplitRows:
     """The :mod:`affectlab.build.augment` rows of ``rows``: ``"edited"``, each row edited under its targets;
     ``"negated"``, the denial of a first-person statement of an emotion in each row (rows without one left out),
-    known only in that label; ``"negated-edited"``, those denials edited."""
+    known only in that label; ``"negated-edited"``, those denials edited. And the :mod:`affectlab.build.counterfactual`
+    rows: ``"denied"``, each row with a denial of an emotion it lacks (``none`` unknown unless ``none_known``);
+    ``"contrast"``, one "not A but B" row per row, in its language."""
+    if derive == "denied":
+        texts, targets, langs = denied_rows(rows.texts, rows.targets["ekman"], rows.langs, len(rows.texts), none_known)
+        return SplitRows(texts, None, {"ekman": targets}, langs)
+    if derive == "contrast":
+        texts, targets, langs = contrast_rows(rows.langs, len(rows.texts) + 1)
+        return SplitRows(texts, None, {"ekman": targets}, langs)
     if derive == "edited":
         return SplitRows(edited_texts(rows.texts, seed=len(rows.texts)), rows.context, rows.targets, rows.langs)
     if derive == "negated-edited":
@@ -252,7 +283,9 @@ def source_splits(
     if source.only_label is not None:
         return _rows_with(train, source.only_label), _first_rows(train, 0)
     if source.derive is not None:
-        return derived_rows(train, source.derive), _first_rows(train, 0)
+        spec, _ = _dataset(source.dataset, data_dir)
+        none_known = EKMAN.none_label in spec.label_space.labels or source.dataset == "goemotions"
+        return derived_rows(train, source.derive, none_known), _first_rows(train, 0)
     dev = split_rows(source, "dev", _first(data["dev"], limit if limit else source.dev_rows), data_dir)
     if limit is not None:  # the added track B rows too
         train, dev = _first_rows(train, limit), _first_rows(dev, limit)
