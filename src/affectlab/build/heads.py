@@ -38,6 +38,12 @@ POOLED_TFIDF_MEMBER = {"max_features": 40_000, "canonical": True}
 """... and one between them for the fallback (``und``), pooled from 25 languages: it reads texts in languages none of
 the members was trained on, where n-grams of the 28 help little (at 100,000 features it took the shipped files
 to 81.6 MB)."""
+NEGATION_SCOPE = {"en": 4, "uk": 1, "de": 1, "ru": 4, "ary": 4, "hi": 1}
+"""Per route, the words after a negation cue that the n-gram member marks (:mod:`affectlab.detectors.negation`;
+issue 52), chosen on dev by ``benchmarks/negation_scope_ngrams.py``: among scopes of 0, 1, 2 and 4 words, the one
+with the best suite dev negation and "not A but B" rates whose dev score is within 0.01 of none (Spanish and
+Brazilian Portuguese lost more than that with any scope; the routes not measured keep none). The English heads
+(goemotions, emocontext) take English's."""
 INTENSITY_HEAD = "intensity"
 WITHOUT_NEUTRAL_TEXTS = tuple(BRIGHTER_LANGS[code] for code in WITHOUT_NEUTRAL)
 """The languages whose data has no text without an emotion (Spanish), as tags."""
@@ -66,10 +72,11 @@ def _encoder_heads(encoder: str) -> set[str]:
 
 
 def tfidf_member(lang: str) -> dict[str, Any]:
-    """The n-gram member's parameters for a route (``""``: a head for all languages)."""
+    """The n-gram member's parameters for a route (``""``: a head for all languages, English)."""
+    scope = {"negation_scope": NEGATION_SCOPE.get(lang or "en", 0)}
     if lang == FALLBACK:
-        return POOLED_TFIDF_MEMBER
-    return TFIDF_MEMBER if lang in ("", *FIRST_LANGUAGES) else SMALL_TFIDF_MEMBER
+        return {**POOLED_TFIDF_MEMBER, **scope}
+    return {**(TFIDF_MEMBER if lang in ("", *FIRST_LANGUAGES) else SMALL_TFIDF_MEMBER), **scope}
 
 
 def build_member(

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from affectlab.detectors.batch import Inputs
+from affectlab.detectors.negation import negation_marked
 from affectlab.detectors.serialization import arrays_to_strings, strings_to_arrays
 from affectlab.text import WORD_PATTERN, canonical_text, normalise
 
@@ -30,6 +31,7 @@ FEATURE_DEFAULTS: dict[str, Any] = {
     "max_features": 300_000,
     "context_weight": 1.0,
     "canonical": False,
+    "negation_scope": 0,
 }
 
 
@@ -219,10 +221,17 @@ class NgramFeatures:
         self.blocks_: dict[str, FittedBlock] = {}
 
     def _columns(self, inputs: Inputs) -> dict[str, list[str]]:
+        """The texts each block reads: canonical where asked, and with the ``negation_scope`` words after each
+        negation cue marked for the word block and left out of the character block where asked (0: not at all;
+        :mod:`affectlab.detectors.negation`)."""
         read = canonical_text if self.params.get("canonical") else str
         texts = [normalise(read(t)) for t in inputs.texts]
         context = [normalise(" ".join(turns)) for turns in inputs.contexts]
-        return {"word": texts, "char": texts, "context": context}
+        scope = int(self.params.get("negation_scope") or 0)
+        if not scope:
+            return {"word": texts, "char": texts, "context": context}
+        marked = [negation_marked(text, scope) for text in texts]
+        return {"word": [w for w, _ in marked], "char": [c for _, c in marked], "context": context}
 
     def _block(self, kind: str, vocabulary: dict[str, int], idf: np.ndarray) -> FittedBlock:
         ngrams = self.params["char_ngrams"] if kind == "char" else self.params["word_ngrams"]
