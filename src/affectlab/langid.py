@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import regex
 
+from affectlab.handles import without_links_and_mentions
 from affectlab.languages import LANGUAGES, tags_by_code
 from affectlab.loaded_once import loaded_once
 from affectlab.model_package import shipped_path, verified
@@ -287,6 +288,7 @@ def detect_language(text: str) -> str:
     text is too short or too repetitive to tell (:func:`undetermined_reason`) or no language can be told."""
     if undetermined_reason(text):
         return UNDETERMINED
+    text = without_links_and_mentions(text)
     cyrillic, latin = len(_CYRILLIC.findall(text)), len(_LATIN.findall(text))
     if cyrillic and cyrillic >= latin:
         return _cyrillic_letters(text) or _open_set(text)
@@ -302,7 +304,11 @@ def undetermined_reason(text: str) -> str:
     """Why the language of ``text`` cannot be told, as a phrase, or "" where it may be: no letters (digits,
     punctuation, emoji), fewer than :data:`MIN_LETTERS` different letters (in an alphabet: a Han character is a
     word), or fewer than :data:`MIN_WORDS` different words (:func:`different_words`) unless its one word is
-    words run together (:data:`RUN_TOGETHER`)."""
+    words run together (:data:`RUN_TOGETHER`); links and @mentions are not read."""
+    read = without_links_and_mentions(text)
+    if text.strip() and not read:
+        return "the text has only links and @mentions"
+    text = read
     letters = {char.lower() for char in set(text) if char.isalpha()}
     few = len(letters) < MIN_LETTERS and not _UNSPACED.search(text)  # one Han character is a word, not a letter
     if not letters:

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
 
 from affectlab.errors import ArgumentTypeError, InputError, TextTypeError
+from affectlab.handles import MENTION as _USER
+from affectlab.handles import URL as _URL
 
-_URL = re.compile(r"https?://\S+|www\.\S+")
-_USER = re.compile(r"(?<!\w)@\w+")
 _SPACE = re.compile(r"\s+")
 
 WORD_PATTERN = r"(?u)\b\w+\b|[^\w\s]+"
