@@ -42,6 +42,14 @@ COMMANDS = {
         "detect_command",
         "Detect emotions with the embedded default detector (offline; 28 languages, each identified unless --lang).",
     ),
+    "checklist": LazyCommand(
+        "checklist_cmd",
+        "checklist_command",
+        "Run the behavioural suite on a detector: in ten languages, does it keep a denied emotion out (\"I'm not\n"
+        "angry\"), give B and not A in \"not A but B\", read intensifiers, plain situations without emotion words and\n"
+        "neutral statements, and keep its answer under harmless edits (case, \"!!!\", repetition, @mentions, links,\n"
+        "hashtags, emoji, typos)?",
+    ),
     "eval": LazyCommand(
         "eval_cmd",
         "evaluate_command",
