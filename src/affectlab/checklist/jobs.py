@@ -13,6 +13,7 @@ from typing import Any
 from affectlab.checklist.suite import (
     CAPABILITIES,
     EDITS,
+    SOURCES,
     Case,
     edited,
     invariance_sources,
@@ -106,11 +107,11 @@ def run_checklist(
     variants = [edited(case, edit) for case in invariance_sources(cases) for edit in EDITS]
     labels = _labels(detector, [case.text for case in cases + variants], progress)
     results = {(lang, cap): CapabilityResult(lang, cap) for lang in languages for cap in CAPABILITIES}
-    given = dict(zip(((case.lang, case.template, case.text) for case in cases), labels, strict=False))
+    given = {(c.lang, c.template): got for c, got in zip(cases, labels, strict=False) if c.capability in SOURCES}
     for case, got in zip(cases, labels, strict=False):
         results[case.lang, case.capability].add(case, got, case.passes(set(got)))
     for case, got in zip(variants, labels[len(cases) :], strict=True):
-        before = given[case.lang, case.template, _source_text(case, cases)]
+        before = given[case.lang, case.template]
         expected = dataclasses.replace(case, only=tuple(before))
         results[case.lang, "invariance"].add(expected, got, set(got) == set(before))
     return ChecklistReport(
@@ -126,11 +127,6 @@ def _checked_languages(langs: list[str] | None) -> tuple[str, ...]:
     if unknown:
         raise InputError(f"the suite has no language {unknown[0]!r} (languages: {', '.join(known)})")
     return chosen
-
-
-def _source_text(variant: Case, cases: list[Case]) -> str:
-    """The unedited text of an invariance case: its template's written sentence."""
-    return next(c.text for c in cases if c.lang == variant.lang and c.template == variant.template)
 
 
 def _labels(detector: Any, texts: list[str], progress: CountProgress | None) -> list[list[str]]:

@@ -197,9 +197,13 @@ def written_cases(lang: str, split: str | None = None) -> list[Case]:
     ]
 
 
+SOURCES = ("situation", "neutral", "clear")
+"""The capabilities whose written sentences (one per template) the invariance test edits."""
+
+
 def invariance_sources(cases: list[Case]) -> list[Case]:
-    """The written sentences the invariance test edits: those of the situation, neutral and clear capabilities."""
-    return [case for case in cases if case.capability in ("situation", "neutral", "clear")]
+    """The written sentences the invariance test edits: those of the :data:`SOURCES` capabilities."""
+    return [case for case in cases if case.capability in SOURCES]
 
 
 def edited(case: Case, edit: Edit) -> Case:
