@@ -126,17 +126,20 @@ def _frame(lang: str) -> re.Pattern[str]:
 
 def context_affect(contexts: Sequence[str], langs: Sequence[str]) -> np.ndarray:
     """``(n, 7)`` scores of :data:`EMOTIONS` and ``none`` by the default detector (Ekman), each context read as its
-    :func:`situation`; a context with nothing else reads as ``none``."""
-    from affectlab.detectors.detect import detect
+    :func:`situation` in its language; a context with nothing else reads as ``none``. The scores come from the
+    scoring door (``detector.score``: decision scores, unrounded), not from ``detect``'s display of them (issue 52)."""
+    from affectlab.detectors.batch import Inputs, prepare_batch
+    from affectlab.detectors.resolve import default_head
 
+    detector = default_head("ekman")
+    columns = [detector.label_space.labels.index(label) for label in (*EMOTIONS, "none")]
     texts = [situation(context, lang) for context, lang in zip(contexts, langs, strict=True)]
     scores = np.zeros((len(texts), len(EMOTIONS) + 1), dtype=np.float32)
     scores[:, -1] = 1.0
-    for lang in sorted(set(langs)):
-        rows = [i for i, (text, text_lang) in enumerate(zip(texts, langs, strict=True)) if text and text_lang == lang]
-        if rows:
-            found = detect([texts[i] for i in rows], taxonomy="ekman", lang=lang)
-            scores[rows] = [[result.scores[label] for label in (*EMOTIONS, "none")] for result in found]
+    rows = [i for i, text in enumerate(texts) if text]
+    if rows:
+        inputs = Inputs([texts[i] for i in rows], [[] for _ in rows], [langs[i] for i in rows])
+        scores[rows] = detector.score(prepare_batch(detector, inputs)).scores[:, columns]
     return scores
 
 
