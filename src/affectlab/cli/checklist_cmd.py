@@ -39,15 +39,16 @@ def checklist_command(
     if as_json:
         print_json(report.to_dict(examples))
         return
+    stdout.print(styled("{}, the suite's {} templates: pass rates", report.model, report.split), soft_wrap=True)
     stdout.print(_rates_table(report))
+    stdout.print("invariance: the share of edited sentences that keep their label set, per edit")
     stdout.print(_edits_table(report))
     _print_failures(report, examples)
 
 
 def _rates_table(report: ChecklistReport) -> Table:
     """Capabilities by languages: each cell the pass rate (the sentences behind each rate: ``--json``)."""
-    title = styled("{}: the suite's {} templates, pass rates", report.model, report.split, style="table.title")
-    table = Table(title=title)
+    table = Table()
     table.add_column("capability")
     for lang in report.languages:
         table.add_column(Text(lang), justify="right")
@@ -63,7 +64,7 @@ def _rate(report: ChecklistReport, lang: str, capability: str) -> str:
 
 def _edits_table(report: ChecklistReport) -> Table:
     """Edits by languages: the share of edited sentences that keep their label set."""
-    table = Table(title="invariance: label set kept, per edit")
+    table = Table()
     table.add_column("edit")
     for lang in report.languages:
         table.add_column(Text(lang), justify="right")
