@@ -92,23 +92,31 @@ def test_the_situation_is_the_context_without_its_feeling_phrase(lang, context, 
     assert situation(context, lang) == read
 
 
-def test_context_affect_reads_the_context_without_its_mask(monkeypatch):
-    import affectlab.detectors.detect as detect_module
+def test_context_affect_reads_the_context_without_its_mask_through_the_scoring_door(monkeypatch):
+    # the default detector's decision scores, unrounded (detector.score), of each context without its mask
+    import types
+
+    import numpy as np
+
+    import affectlab.detectors.batch as batch_module
+    import affectlab.detectors.resolve as resolve_module
+    from affectlab.labels import EKMAN
 
     read = []
 
-    class Found:
-        def __init__(self, text):
-            self.scores = {label: 0.9 if label == "joy" else 0.1 for label in (*EMOTIONS, "none")}
+    class Scoring:
+        label_space = EKMAN
 
-    def fake_detect(texts, taxonomy, lang):
-        read.append((list(texts), taxonomy, lang))
-        return [Found(t) for t in texts]
+        def score(self, batch):
+            read.append((list(batch.texts), list(batch.langs)))
+            row = [0.912345 if label == "joy" else 0.1 for label in EKMAN.labels]
+            return types.SimpleNamespace(scores=np.array([row] * len(batch.texts)))
 
-    monkeypatch.setattr(detect_module, "detect", fake_detect)
+    monkeypatch.setattr(resolve_module, "default_head", lambda taxonomy: Scoring())
+    monkeypatch.setattr(batch_module, "prepare_batch", lambda detector, inputs: inputs)
     scores = context_affect(["I got the job and I feel ___", "___"], ["en", "en"])
-    assert read == [(["I got the job"], "ekman", "en")]
-    assert scores[0][EMOTIONS.index("joy")] == pytest.approx(0.9) and list(scores[1]) == [0] * 6 + [1]
+    assert read == [(["I got the job"], ["en"])]
+    assert scores[0][EMOTIONS.index("joy")] == pytest.approx(0.912345) and list(scores[1]) == [0] * 6 + [1]
 
 
 EXAMPLES = {
