@@ -31,7 +31,6 @@ KNOWN_MISSES: dict[tuple[str, str], str] = {
     ("es", "anger-2"): "disgust: BRIGHTER's Spanish annotators give disgust very often; its anger threshold is high",
     ("es", "anger-3"): "fear: 'me da muchísima rabia'",
     ("es", "anger-4"): "fear: '¡qué rabia!'",
-    ("de", "fear-2"): "sadness: 'Todesangst'",
 }
 
 

@@ -309,7 +309,7 @@ def test_default_ensemble_is_still_embedding_and_ngrams():
     for member in head.members_.values():  # saved in the short form; loads as before
         assert isinstance(member, EnsembleDetector)
         assert [m.name for m in member.members_] == ["embedding-lr", "tfidf-lr"]
-        assert member.params["weights"] == member.weights_.tolist()
+        assert len(member.weights_) == 2 and abs(sum(member.weights_) - 1) < 1e-9  # tuned on dev, not a parameter
 
 
 @pytest.fixture(scope="module")
