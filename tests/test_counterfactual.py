@@ -78,6 +78,7 @@ def test_the_counterfactual_sources_derive_rows_in_their_language():
             "I'm not   , don't .",
         ),
         ("Мені не страшно, я впевнений.", f"Мені не {MARK}страшно, я впевнений.", "Мені не , я впевнений."),
+        ("У мене немає страху.", f"У мене немає {MARK}страху.", "У мене немає ."),
         ("No estoy enfadada pero sí triste", f"No {MARK}estoy {MARK}enfadada pero sí triste", "No   pero sí triste"),
         ("मैं नाराज़ नहीं हूँ", f"{MARK}मैं {MARK}नाराज़ नहीं हूँ", "  नहीं हूँ"),
         ("What a horrible day.", "What a horrible day.", "What a horrible day."),

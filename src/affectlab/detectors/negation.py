@@ -21,7 +21,7 @@ MARK = "not_"
 """The prefix of a word in a negation's scope, for the word n-grams."""
 _FORWARD_CUES = (
     r"not|no|never|nothing|nobody|none|neither|nor|without|\w+n['’]t|"  # en
-    r"не|ні|ни|нет|ніколи|никогда|жодн\w*|ніяк\w*|никак\w*|ніскільки|нисколько|анітрохи|ничуть|нічого|ничего|без|"
+    r"не|ні|ни|нет|немає|нема|нету|ніколи|никогда|жодн\w*|ніяк\w*|никак\w*|ніскільки|нисколько|анітрохи|ничуть|нічого|ничего|без|"
     r"nunca|jamás|ni|nada|sin|tampoco|ningún|ninguna|ninguno|"  # es
     r"não|jamais|nem|sem|nenhum|nenhuma|"  # pt
     r"nicht|kein|keine|keinen|keiner|keinem|keines|nie|niemals|nichts|ohne|weder|"  # de
