@@ -62,6 +62,27 @@ def test_a_document_in_one_language_names_none(seven):
     assert not [note for note in result.notes if note.startswith("languages:")]
 
 
+SHORT_MIXED = (
+    "I am so happy today, I got the job. Я дуже сумую за домом і мамою. Estoy muy cansada después del trabajo. "
+    "Ich habe heute leider keine Zeit für dich. Olen todella väsynyt tänään illalla. Je suis très content de te "
+    "voir. 今日はとても楽しかったです。 We should meet again soon."
+)
+
+
+def test_a_short_text_in_several_languages_is_told_as_a_long_one_is():
+    assert len(SHORT_MIXED) < 1000
+    (result,) = affectlab.detect(SHORT_MIXED, fast=True)
+    assert result.languages is not None and {"en", "uk", "es", "de", "fi", "fr"} <= set(result.languages)
+    assert result.lang == next(iter(result.languages)) == "en"
+    assert any(note.startswith("languages: en ") for note in result.notes)
+
+
+def test_a_short_text_in_one_language_or_with_its_language_given_names_none():
+    (one,) = affectlab.detect(PARAGRAPHS["en"][:400], fast=True)
+    (given,) = affectlab.detect(SHORT_MIXED, lang="en", fast=True)
+    assert (one.lang, one.languages, given.lang, given.languages) == ("en", None, "en", None)
+
+
 def test_the_terminal_and_a_file_run_show_the_languages(capsys, tmp_path):
     assert main(["detect", SEVEN, "--fast", "--sentences"]) == 0
     out = capsys.readouterr().out

@@ -128,8 +128,8 @@ class _Assembly:
         scores, predicted = self.scores[unit], self.predicted[unit]
         raw = None if self.raw is None else self.raw[unit]
         words = shifted(self.words(unit), 0, self.width) if self.explain else None
-        lang = self.docs.units[unit].shown
-        return Reading(scores, predicted, self.ranked(scores, predicted), lang, raw, _levels(raw, predicted),
+        lang, shares = self.docs.units[unit].shown, self.docs.mixed.get(self.docs.units[unit].doc)
+        return Reading(scores, predicted, self.ranked(scores, predicted), lang, raw, _levels(raw, predicted), shares,
                        explained=words)  # fmt: skip
 
     def _by_sentences(self, parts: list[int]) -> Reading:

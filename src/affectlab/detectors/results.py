@@ -173,8 +173,8 @@ DETECTION = Record("Detection", (
     _LABELS, _SCORES, _LANG,
     Key("supported", BOOL, "Whether the model was trained on its language (null: the model does not say)",
         "null if None", "trained languages"),
-    Key("languages", Keyed("languages", FLOAT), "A long text's languages and their shares of its characters (when "
-        "several have 5 % or more)", "unless None"),
+    Key("languages", Keyed("languages", FLOAT), "A text's languages and their shares of its characters (a long "
+        "text's when two or more have 5 % or more, a short one's when three or more do)", "unless None"),
     _INTENSITIES,
     Key("sentences", SENTENCES, "Its sentences, each scored alone (when asked for)", "unless None",
         "sentences"),

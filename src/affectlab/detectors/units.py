@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from affectlab.detectors.documents import WHOLE_UP_TO, Span, sentence_spans
+from affectlab.detectors.documents import WHOLE_UP_TO, Span, majority_language, sentence_spans, short_text_shares
 from affectlab.detectors.explain import without, word_spans
 from affectlab.detectors.identify import read_language
+from affectlab.langid import UNDETERMINED
 
 WHOLE = "whole"
 """A document read whole (one vector)."""
@@ -46,6 +47,9 @@ class Documents:
     contexts: list[list[str]]
     given: list[str]
     units: list[Unit] = field(default_factory=list)
+    mixed: dict[int, dict[str, float]] = field(default_factory=dict)
+    """The language shares of each short document read whole that its sentences tell mixed
+    (:func:`~affectlab.detectors.documents.short_text_shares`)."""
     _index: dict[tuple[int, str], list[int]] = field(default_factory=dict)
     _variants: dict[int, list[int]] = field(default_factory=dict)
     _sentences: dict[int, list[int]] = field(default_factory=dict)
@@ -104,7 +108,16 @@ def read_documents(
 
 
 def _add_whole(docs: Documents, doc: int, text: str, tag: str) -> int:
+    """Document ``doc``'s whole unit, read as ``tag`` where one was given, else as identified; where its sentences
+    tell it mixed (:func:`~affectlab.detectors.documents.short_text_shares`), as most of its characters were read
+    (as a long text is), with the shares recorded."""
     lang = read_language(text, tag)
+    if not tag:
+        spans = sentence_spans(text, lang)
+        langs = [read_language(text[span.start : span.end]) for span in spans] if len(spans) > 1 else []
+        shares = short_text_shares(langs, spans, UNDETERMINED) if langs else None
+        if shares:
+            docs.mixed[doc], lang = shares, majority_language(shares, UNDETERMINED)
     return docs.add(Unit(doc, WHOLE, text, Span(0, len(text)), lang, tag.strip() or lang))
 
 

@@ -7,7 +7,7 @@ highest score first; joined with "," except in JSON Lines, where they are a list
 was read as: a tag given as given, ``und`` where none could be told, a long text's the language of most of its
 characters), ``supported`` (whether the model was trained on it; only for a model that says), ``intensity_<label>``
 per emotion (when asked for), ``notes`` (what :func:`affectlab.detect` notes of the text, joined with "; ": why no
-language was told, a long text's languages and their shares, "languages: en 40 %, fi 20 %, ...") and
+language was told, a text's languages and their shares, "languages: en 40 %, fi 20 %, ...") and
 ``error`` (why a row was not scored: missing, empty or not text). Each row's scores are those ``affectlab.detect``
 gives the text alone.
 
