@@ -46,6 +46,9 @@ LANGUAGE_MIN_SHARE = 0.05
 or one short sentence misread is noise; a paragraph is a language of the document."""
 SHORT_SENTENCE_CHARS = 15
 """A short text's sentences of fewer characters are too short to tell its languages by (:func:`short_text_shares`)."""
+MIXED_MIN_SENTENCES = 3
+"""A short text is told mixed only when its sentences are read as at least this many languages
+(:func:`short_text_shares`), so one with fewer sentences that long is never identified sentence by sentence."""
 DOCUMENT_MARGIN = 0.0
 """How far above its threshold a sentence's score must be for the document to take the label: tuned on the dev-built
 documents over 0-0.3, where 0 scored best (0.49; 0.47 at 0.05, 0.36 at 0.2; a margin growing with the log of the
@@ -149,7 +152,7 @@ def short_text_shares(
     counted = [(lang, span) for lang, span in zip(langs, spans, strict=True)
                if lang != undetermined and span.end - span.start >= SHORT_SENTENCE_CHARS]  # fmt: skip
     shares = language_shares([lang for lang, _ in counted], [span for _, span in counted])
-    return shares if sum(share >= LANGUAGE_MIN_SHARE for share in shares.values()) >= 3 else None
+    return shares if sum(share >= LANGUAGE_MIN_SHARE for share in shares.values()) >= MIXED_MIN_SENTENCES else None
 
 
 def languages_shown(shares: dict[str, float]) -> dict[str, float] | None:

@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from affectlab.detectors.documents import WHOLE_UP_TO, Span, majority_language, sentence_spans, short_text_shares
+from affectlab.detectors.documents import (
+    MIXED_MIN_SENTENCES,
+    SHORT_SENTENCE_CHARS,
+    WHOLE_UP_TO,
+    Span,
+    majority_language,
+    sentence_spans,
+    short_text_shares,
+)
 from affectlab.detectors.explain import without, word_spans
 from affectlab.detectors.identify import read_language
 from affectlab.langid import UNDETERMINED
@@ -112,10 +120,11 @@ def _add_whole(docs: Documents, doc: int, text: str, tag: str) -> int:
     tell it mixed (:func:`~affectlab.detectors.documents.short_text_shares`), as most of its characters were read
     (as a long text is), with the shares recorded."""
     lang = read_language(text, tag)
-    if not tag:
-        spans = sentence_spans(text, lang)
-        langs = [read_language(text[span.start : span.end]) for span in spans] if len(spans) > 1 else []
-        shares = short_text_shares(langs, spans, UNDETERMINED) if langs else None
+    if not tag and len(text) >= MIXED_MIN_SENTENCES * SHORT_SENTENCE_CHARS:
+        spans = [span for span in sentence_spans(text, lang) if span.end - span.start >= SHORT_SENTENCE_CHARS]
+        enough = len(spans) >= MIXED_MIN_SENTENCES
+        langs = [read_language(text[span.start : span.end]) for span in spans] if enough else []
+        shares = short_text_shares(langs, spans, UNDETERMINED) if enough else None
         if shares:
             docs.mixed[doc], lang = shares, majority_language(shares, UNDETERMINED)
     return docs.add(Unit(doc, WHOLE, text, Span(0, len(text)), lang, tag.strip() or lang))
