@@ -98,3 +98,17 @@ def test_a_row_longer_than_its_header_is_refused_not_cut(tmp_path, capsys):
     code, _, err = run(capsys, "annotate", "select", items, "--protocol", protocol, "--size", "1", "--out",
                        tmp_path / "s.csv")  # fmt: skip
     assert code == 2 and "row 1: 3 fields" in err
+
+
+def test_status_shows_every_annotators_name_as_typed_and_whole(tmp_path, capsys):
+    protocol, items, project = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "project.sqlite"
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    items.write_text("text\none\ntwo\n", encoding="utf-8")
+    run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items)
+    names = ["[/]", "[bold]Olena", "ends with \\", "[link=https://x.example]me[/link]", "Ярослава " + "довге" * 15]
+    for name in names:
+        assert run(capsys, "annotate", "invite", project, name)[0] == 0
+    code, out, err = run(capsys, "annotate", "status", project)
+    assert code == 0 and not err
+    first_column = "".join(line.split("│")[1].strip() for line in out.splitlines() if line.count("│") > 2)
+    assert "…" not in out and "".join(name.replace(" ", "") for name in names) in first_column.replace(" ", "")

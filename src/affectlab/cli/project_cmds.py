@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.table import Table
+from rich.table import Column, Table
+from rich.text import Text
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout, styled
@@ -147,10 +148,12 @@ def status_command(project: Path = ProjectFile, as_json: bool = Json) -> None:
 
 
 def _table(columns: list[str], rows: list[dict[str, Any]]) -> Table:
-    table = Table(*columns)
+    """``rows`` under ``columns``, each cell a :class:`~rich.text.Text` (a name such as ``[/]`` is shown as typed,
+    never read as markup) folded onto more lines rather than cut where the terminal is narrow."""
+    table = Table(*(Column(column, overflow="fold") for column in columns))
     for row in rows:
         cells = [row[c] for c in columns]
-        table.add_row(*("" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v) for v in cells))
+        table.add_row(*(Text("" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v)) for v in cells))
     return table
 
 
