@@ -112,3 +112,17 @@ def test_status_shows_every_annotators_name_as_typed_and_whole(tmp_path, capsys)
     assert code == 0 and not err
     first_column = "".join(line.split("│")[1].strip() for line in out.splitlines() if line.count("│") > 2)
     assert "…" not in out and "".join(name.replace(" ", "") for name in names) in first_column.replace(" ", "")
+
+
+def test_a_skipped_answer_is_an_empty_value_in_the_export(tmp_path, capsys):
+    protocol, items, truth, project = (tmp_path / name for name in ("p.yaml", "items.csv", "truth.csv", "p.sqlite"))
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    protocol.write_text(protocol.read_text(encoding="utf-8").replace("skip: false", "skip: true"), encoding="utf-8")
+    items.write_text("id,text\n" + "".join(f"{i},I am so happy about number {i}\n" for i in range(12)), "utf-8")
+    truth.write_text("id,labels\n" + "".join(f"{i},joy\n" for i in range(10)), "utf-8")  # 10 and 11: skipped
+    run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--id-col", "id")
+    assert run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "diligent=3")[0] == 0
+    run(capsys, "annotate", "export", project, "--out", tmp_path / "export")
+    rows = (tmp_path / "export" / "answers-emotions.csv").read_text(encoding="utf-8").splitlines()
+    skipped = [row.split(",") for row in rows[1:] if row.split(",")[0] in ("10", "11")]
+    assert skipped and all(row[4] == "" and row[9] == "1" for row in skipped) and "nan" not in "".join(rows)

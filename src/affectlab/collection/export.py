@@ -141,7 +141,8 @@ def _manifest(project: Project, labels: pd.DataFrame) -> dict[str, Any]:
 
 
 def _csv(frame: pd.DataFrame) -> bytes:
-    return records_text(frame.to_dict("records"), ".csv").encode("utf-8")
+    """``frame`` as CSV, a missing value (a skipped answer's) as an empty field, as the offline commands read it."""
+    return records_text(frame.astype(object).where(frame.notna(), None).to_dict("records"), ".csv").encode("utf-8")
 
 
 def _json(data: Any) -> bytes:
