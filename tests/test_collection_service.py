@@ -137,3 +137,8 @@ def test_every_answer_carries_the_security_headers(service):
     for response in (client.get("/"), client.get("/owner"), client.get("/api/me"), client.get("/healthz")):
         assert response.headers["x-frame-options"] == "DENY" and response.headers["referrer-policy"] == "no-referrer"
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+def test_health_answers_head_as_well_as_get(service):
+    client, *_ = service
+    assert client.head("/healthz").status_code == 200 and client.get("/healthz").json() == {"status": "ok"}

@@ -1,10 +1,10 @@
 """The collection service (``affectlab annotate serve``): FastAPI over one :class:`~.project.Project`.
 
-Every request but ``/healthz`` and the two pages carries a token, ``Authorization: Bearer TOKEN``: the owner's
-(printed once by ``annotate create``) or an annotator's invite (``annotate invite``; stored hashed, expiring,
-revocable). An annotator reaches only ``/api/me``, ``/api/protocol``, their stages' training and exam, their own
-pages; the owner only ``/api/owner/...``. An annotator is never sent an item's id, whether it is a control task, a
-control or exam answer, or another annotator's answer; a page's items are known by their position.
+Every request but ``/healthz`` (``GET`` and ``HEAD``) and the two pages carries a token, ``Authorization: Bearer
+TOKEN``: the owner's (printed once by ``annotate create``) or an annotator's invite (``annotate invite``; stored
+hashed, expiring, revocable). An annotator reaches only ``/api/me``, ``/api/protocol``, their stages' training and
+exam, their own pages; the owner only ``/api/owner/...``. An annotator is never sent an item's id, whether it is a
+control task, a control or exam answer, or another annotator's answer; a page's items are known by their position.
 
 Limits: a body of at most ``MAX_BODY`` bytes (413), ``RATE`` requests a second per token with bursts of ``BURST``
 (429). Every error is ``{"error": one line}`` with its 4xx status; the server keeps serving.
@@ -214,6 +214,7 @@ def _public_protocol(project: Project) -> dict[str, Any]:
 
 
 def _pages(app: FastAPI) -> None:
+    @app.head("/healthz", include_in_schema=False)
     @app.get("/healthz")
     async def health() -> dict[str, str]:
         return {"status": "ok"}
