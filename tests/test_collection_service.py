@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from affectlab.annotation.protocol import preset_text
-from affectlab.collection.app import create_app
+from affectlab.collection.app import RateLimiter, create_app
 from affectlab.collection.log import Item
 from affectlab.collection.project import create_project
 
@@ -142,3 +142,15 @@ def test_every_answer_carries_the_security_headers(service):
 def test_health_answers_head_as_well_as_get(service):
     client, *_ = service
     assert client.head("/healthz").status_code == 200 and client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_unknown_tokens_share_their_addresss_limit_and_never_grow_the_limiters_table(tmp_path):
+    project, owner = create_project(str(tmp_path / "p.sqlite"), preset_text("goemotions"), [Item("1", "t")], {})
+    client = TestClient(create_app(project, rate=0.001, burst=3))
+    statuses = [client.get("/api/owner/progress", headers=auth(f"random-{i}")).status_code for i in range(6)]
+    assert statuses[:3] == [401] * 3 and statuses[3:] == [429] * 3
+    assert client.get("/api/owner/progress", headers=auth("x" * 5000)).status_code == 429
+    assert client.get("/api/owner/progress", headers=auth(owner)).status_code == 200  # its own bucket
+    limiter = RateLimiter(rate=1, burst=2, max_keys=100)
+    assert all(limiter.allow(f"key {i}") for i in range(10_000)) and len(limiter) == 100
+    assert limiter.allow("key 9999") and not limiter.allow("key 9999")

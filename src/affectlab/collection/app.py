@@ -6,8 +6,11 @@ hashed, expiring, revocable). An annotator reaches only ``/api/me``, ``/api/prot
 exam, their own pages; the owner only ``/api/owner/...``. An annotator is never sent an item's id, whether it is a
 control task, a control or exam answer, or another annotator's answer; a page's items are known by their position.
 
-Limits: a body of at most ``MAX_BODY`` bytes (413), ``RATE`` requests a second per token with bursts of ``BURST``
-(429). Every error is ``{"error": one line}`` with its 4xx status; the server keeps serving.
+Limits: a body of at most ``MAX_BODY`` bytes (413), ``RATE`` requests a second with bursts of ``BURST`` (429) per
+verified token (the owner, each annotator) and, for requests whose token is missing or unknown, per client address;
+the limiter's table holds at most ``MAX_LIMITED`` keys (the longest idle forgotten first), and a token longer than
+``MAX_TOKEN_CHARS`` is refused before it is looked up, so no client grows the server's memory. Every error is
+``{"error": one line}`` with its 4xx status; the server keeps serving.
 
 Endpoints (annotator): ``GET /api/me``, ``GET /api/protocol``, ``GET /api/stages/{stage}/training``,
 ``GET|POST /api/stages/{stage}/exam``, ``POST /api/stages/{stage}/next`` (the page, or ``{"page": null}`` when
@@ -21,6 +24,7 @@ no item is left), ``POST /api/pages/{page}/submit``. Owner: ``GET /api/owner/pro
 # create_app from their annotations, which must be objects, not strings naming local functions.
 import threading
 import time
+from collections import OrderedDict
 from importlib import resources
 from typing import Annotated, Any
 
@@ -36,6 +40,10 @@ from affectlab.errors import AffectlabError
 
 MAX_BODY = 64_000
 RATE, BURST = 20.0, 40.0
+MAX_LIMITED = 10_000
+"""The most keys (tokens and client addresses) the rate limiter remembers."""
+MAX_TOKEN_CHARS = 200
+"""The longest token looked up (the tokens given out are 43 characters)."""
 MAX_ANSWERS = 100
 
 
@@ -68,24 +76,28 @@ class InviteIn(_Body):
 
 
 class RateLimiter:
-    """A token bucket per key: ``rate`` requests a second, bursts of ``burst``."""
+    """A token bucket per key: ``rate`` requests a second, bursts of ``burst``; at most ``max_keys`` keys, the one
+    used longest ago forgotten first (a key idle for ``burst / rate`` seconds has a full bucket again anyway)."""
 
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self._buckets: dict[str, tuple[float, float]] = {}
+    def __init__(self, rate: float = RATE, burst: float = BURST, max_keys: int = MAX_LIMITED) -> None:
+        self.rate, self.burst, self.max_keys = rate, burst, max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def allow(self, key: str) -> bool:
         """Take one request from ``key``'s bucket (False: none left)."""
         now = time.monotonic()
         with self._lock:
-            tokens, last = self._buckets.get(key, (self.burst, now))
+            tokens, last = self._buckets.pop(key, (self.burst, now))
             tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens < 1:
-                self._buckets[key] = (tokens, now)
-                return False
-            self._buckets[key] = (tokens - 1, now)
-            return True
+            allowed = tokens >= 1
+            self._buckets[key] = (tokens - 1 if allowed else tokens, now)
+            while len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+            return allowed
+
+    def __len__(self) -> int:
+        return len(self._buckets)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -101,13 +113,19 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     _add_body_limit(app)
 
     async def token(request: Request) -> str:
-        header = request.headers.get("authorization", "")
-        scheme, _, value = header.partition(" ")
-        if scheme.lower() != "bearer" or not value.strip():
-            raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401)
-        if not limiter.allow(value.strip()):
+        """The request's token once its sender is within the rate limit (a verified token's own, else the client
+        address's)."""
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        value = value.strip()
+        known = scheme.lower() == "bearer" and 0 < len(value) <= MAX_TOKEN_CHARS and _identity(project, value)
+        client = request.client.host if request.client is not None else "unknown"
+        if not limiter.allow(known or f"address {client}"):
             raise CollectionError("too many requests; slow down", 429)
-        return value.strip()
+        if scheme.lower() != "bearer" or not value:
+            raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401)
+        if len(value) > MAX_TOKEN_CHARS:
+            raise CollectionError("unknown, revoked or expired token", 401)
+        return value
 
     async def annotator(value: Annotated[str, Depends(token)]) -> AnnotatorState:
         found = project.annotator_for(value)
@@ -126,6 +144,14 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     _owner_routes(app, project, owner)
     _pages(app)
     return app
+
+
+def _identity(project: Project, token: str) -> str:
+    """Whose ``token`` is, as the rate limiter's key: ``owner``, ``annotator NAME``, or "" for an unknown one."""
+    if project.is_owner(token):
+        return "owner"
+    found = project.annotator_for(token)
+    return "" if found is None else f"annotator {found.name}"
 
 
 def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
