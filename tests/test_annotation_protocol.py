@@ -116,6 +116,8 @@ def _broken(edit) -> dict:
         (lambda d: d["labels"][0].update(text={"en": "Joy"}), "labels.joy.text has no text in uk"),
         (lambda d: d.update(colour="blue"), "colour: Extra inputs are not permitted"),
         (lambda d: d["labels"].append(d["labels"][0]), "the label 'joy' is given twice"),
+        (lambda d: d.update(page_size=101), "page_size: Input should be less than or equal to 100"),
+        (lambda d: d["selection"].update(min_words=30, max_words=10), "max_words 10 is below min_words 30"),
     ],
 )
 def test_a_broken_protocol_is_one_line_naming_the_field(edit, message):

@@ -126,3 +126,25 @@ def test_a_skipped_answer_is_an_empty_value_in_the_export(tmp_path, capsys):
     rows = (tmp_path / "export" / "answers-emotions.csv").read_text(encoding="utf-8").splitlines()
     skipped = [row.split(",") for row in rows[1:] if row.split(",")[0] in ("10", "11")]
     assert skipped and all(row[4] == "" and row[9] == "1" for row in skipped) and "nan" not in "".join(rows)
+
+
+def test_settings_that_make_collecting_impossible_are_refused_in_one_line(tmp_path, capsys):
+    protocol, items, controls = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "controls.csv"
+    run(capsys, "annotate", "init", "--preset", "emobench-ua", "--out", protocol)
+    items.write_text("id,text\n1,Мені сьогодні дуже страшно йти додому\n2,Who let the dogs out today\n", "utf-8")
+    controls.write_text("item,label,value\n1,love,1\n", encoding="utf-8")
+    project = tmp_path / "p.sqlite"
+    cases = [
+        (("--reservation", "0s"), "--reservation must hold a page at least 1 minute"),
+        (("--controls", controls), "control answers name 'love', which is not a label of the protocol"),
+    ]
+    for extra, message in cases:
+        code, _, err = run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items,
+                           "--id-col", "id", *extra)  # fmt: skip
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+        assert not project.exists()
+    text = protocol.read_text(encoding="utf-8")
+    protocol.write_text(text.replace("  languages: [uk]", "  languages: [ga]", 1), encoding="utf-8")
+    code, _, err = run(capsys, "annotate", "select", items, "--protocol", protocol, "--size", "1", "--id-col", "id",
+                       "--out", tmp_path / "s.csv")  # fmt: skip
+    assert code == 2 and "no text of the pool was identified as ga" in err and not (tmp_path / "s.csv").exists()

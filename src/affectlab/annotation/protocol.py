@@ -27,6 +27,8 @@ from affectlab.errors import InputError
 
 PROTOCOL_FORMAT = "affectlab-annotation-protocol"
 PROTOCOL_VERSION = 1
+MAX_PAGE_SIZE = 100
+"""The most items a page holds: the collection service takes at most this many answers in one submission."""
 """The format name and the newest version this affectlab reads."""
 AGGREGATIONS = ("dawid-skene", "majority", "glad", "mace", "mmsr", "wawa", "votes", "brighter")
 """How answers become labels (:mod:`~affectlab.annotation.aggregation`): crowd-kit's models, ``votes`` (a label is
@@ -203,6 +205,12 @@ class Selection(_Strict):
     languages: list[str] = []
     neutral_share: float = Field(default=0.0, ge=0.0, lt=1.0)
 
+    @model_validator(mode="after")
+    def _words_in_order(self) -> Selection:
+        if self.max_words is not None and self.max_words < self.min_words:
+            raise ValueError(f"max_words {self.max_words} is below min_words {self.min_words}: no text would fit")
+        return self
+
 
 class Aggregation(_Strict):
     """How answers become labels: ``method`` (:data:`AGGREGATIONS`), the confidence an item needs in every stage,
@@ -239,7 +247,7 @@ class Protocol(_Strict):
     difficult_flag: bool = False
     skip: bool = True
     flag: bool = True
-    page_size: int = Field(ge=1)
+    page_size: int = Field(ge=1, le=MAX_PAGE_SIZE)
     overlap: Overlap
     pool: int | None = Field(default=None, ge=1)
     stages: list[Stage] = Field(min_length=1)

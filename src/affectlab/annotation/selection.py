@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,11 +122,19 @@ def _length_ok(text: str, settings: SelectionSettings) -> bool:
 
 
 def _by_language(texts: Sequence[str], rows: list[int], settings: SelectionSettings, selection: Selection) -> list[int]:
-    from affectlab.langid import detect_language
+    """The rows identified as one of the protocol's languages (a tag read as the identifier's: ``pt`` is
+    ``pt-BR``); none of them, from a pool that has texts, is a one-line error naming what was found instead."""
+    from affectlab.langid import detect_language, normalise
 
     selection.languages = {i: detect_language(texts[i]) for i in rows}
-    wanted = set(settings.languages)
+    wanted = {normalise(lang) for lang in settings.languages}
     kept = [i for i in rows if not wanted or selection.languages[i] in wanted]
+    if rows and not kept:
+        found = Counter(selection.languages.values()).most_common(3)
+        raise InputError(
+            f"no text of the pool was identified as {', '.join(settings.languages)} (the protocol's languages); "
+            f"found: {', '.join(f'{lang} {count}' for lang, count in found)}"
+        )
     return selection.count("language", kept, len(rows))
 
 

@@ -34,6 +34,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 
+from affectlab.annotation.protocol import MAX_PAGE_SIZE
 from affectlab.collection.project import CollectionError, Project
 from affectlab.collection.state import AnnotatorState
 from affectlab.errors import AffectlabError
@@ -44,7 +45,7 @@ MAX_LIMITED = 10_000
 """The most keys (tokens and client addresses) the rate limiter remembers."""
 MAX_TOKEN_CHARS = 200
 """The longest token looked up (the tokens given out are 43 characters)."""
-MAX_ANSWERS = 100
+MAX_ANSWERS = MAX_PAGE_SIZE
 
 
 class _Body(BaseModel):

@@ -37,6 +37,8 @@ from affectlab.errors import AffectlabError
 
 Clock = Callable[[], float]
 DEFAULT_RESERVATION = "30m"
+MIN_RESERVATION_SECONDS = 60
+"""The shortest reservation a project takes: a page must stay an annotator's long enough to be read and sent."""
 DEFAULT_INVITE_EXPIRY = "14d"
 
 
@@ -384,11 +386,19 @@ def create_project(
     unknown = sorted({item for item, _ in gold} - set(ids))
     if unknown:
         raise InputError(f"control task {unknown[0]!r} is not among the items")
+    known = {choice.name for choice in protocol.labels}
+    off_protocol = sorted({label for _, label in gold} - known)
+    if off_protocol:
+        raise InputError(f"control answers name {off_protocol[0]!r}, which is not a label of the protocol")
+    held = duration_seconds(reservation)
+    if held < MIN_RESERVATION_SECONDS:
+        raise InputError(f"--reservation must hold a page at least {MIN_RESERVATION_SECONDS // 60} minute, not "
+                         f"{reservation!r} (each page would expire before it is sent back)")  # fmt: skip
     controls = {item for item, _ in gold}
     items = [Item(it.id, it.text, it.context, it.id in controls) for it in items]
     token = new_token()
     meta = {"protocol": protocol_text, "seed": str(seed), "owner_token_hash": token_hash(token),
-            "reservation_seconds": str(duration_seconds(reservation)), "created_at": str(clock())}  # fmt: skip
+            "reservation_seconds": str(held), "created_at": str(clock())}  # fmt: skip
     log = EventLog.create(path, meta, items, gold)
     project = Project(log, clock)
     ordinary = [item.id for item in items if not item.control]
