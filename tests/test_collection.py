@@ -14,7 +14,7 @@ from affectlab.annotation.protocol import Rule, preset, preset_text
 from affectlab.annotation.readers import RatingsSource, read_long
 from affectlab.collection.log import EventLog, Item
 from affectlab.collection.project import CollectionError, Project, create_project
-from affectlab.collection.reports import split_half_class_match
+from affectlab.collection.reports import annotator_records, split_half_class_match
 from affectlab.collection.rules import Page, fired_rules
 from affectlab.errors import InputError
 
@@ -289,3 +289,12 @@ def test_a_new_project_never_takes_the_events_of_a_deleted_one_of_the_same_name(
     (tmp_path / "p.sqlite").unlink()  # deleted without its -wal and -shm, as `rm p.sqlite` does
     again, _, _ = make(tmp_path)
     assert again.state.annotators == {} and again.state.answers == []
+
+
+def test_an_expired_invite_is_listed_as_expired_not_active(tmp_path):
+    project, _, clock = make(tmp_path)
+    project.invite("short", expires="1h")
+    project.invite("long", expires="14d")
+    clock.now += 2 * 3600
+    statuses = {row["name"]: row["status"] for row in annotator_records(project)}
+    assert statuses == {"short": "expired", "long": "active"}

@@ -148,3 +148,8 @@ def test_settings_that_make_collecting_impossible_are_refused_in_one_line(tmp_pa
     code, _, err = run(capsys, "annotate", "select", items, "--protocol", protocol, "--size", "1", "--id-col", "id",
                        "--out", tmp_path / "s.csv")  # fmt: skip
     assert code == 2 and "no text of the pool was identified as ga" in err and not (tmp_path / "s.csv").exists()
+    (tmp_path / "s.csv").write_text("kept\n", encoding="utf-8")
+    code, _, err = run(capsys, "annotate", "select", items, "--protocol", protocol, "--size", "1", "--out",
+                       tmp_path / "s.csv")  # fmt: skip
+    assert code == 2 and "already exists (--force replaces it)" in err
+    assert (tmp_path / "s.csv").read_text(encoding="utf-8") == "kept\n"

@@ -105,6 +105,7 @@ def select_command(
     toxicity_col: str | None = ToxicityCol,
     max_toxicity: float | None = MaxToxicity,
     seed: int = Seed,
+    force: bool = typer.Option(False, "--force", help="Replace --out and its manifest when they exist."),
     as_json: bool = Json,
 ) -> None:
     """Select texts to annotate from a pool (EmoBench-UA section 3.2): length, language, duplicates and near
@@ -116,6 +117,8 @@ def select_command(
 
     if out.resolve() == pool.resolve():
         raise InputError(f"--out {str(out)!r} is the pool itself; choose another path")
+    if out.exists() and not force:
+        raise InputError(f"{str(out)!r} already exists (--force replaces it)")
     with stage_progress(not as_json) as progress:
         manifest = select_pool(
             pool, protocol, size, out, text_col, id_col, toxic_words, toxicity_col, max_toxicity, seed, progress,

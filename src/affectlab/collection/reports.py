@@ -179,7 +179,8 @@ def _annotator_records(project: Project) -> list[dict[str, Any]]:
     rows = []
     for annotator in project.state.annotators.values():
         blocked = annotator.blocked(now)
-        status = "revoked" if annotator.revoked else ("retrain" if annotator.retrain else (blocked or ("active",))[0])
+        status = ("revoked" if annotator.revoked else "expired" if now >= annotator.expires_at
+                  else "retrain" if annotator.retrain else (blocked or ("active",))[0])  # fmt: skip
         rows.append({
             "name": annotator.name, "pseudonym": annotator.pseudonym, "status": status,
             "pages": len(annotator.pages), "skipped_pages": sum(p.skipped for p in annotator.pages),
