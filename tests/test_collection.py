@@ -298,3 +298,14 @@ def test_an_expired_invite_is_listed_as_expired_not_active(tmp_path):
     clock.now += 2 * 3600
     statuses = {row["name"]: row["status"] for row in annotator_records(project)}
     assert statuses == {"short": "expired", "long": "active"}
+
+
+def test_an_exam_is_taken_at_most_its_attempts_in_a_row(tmp_path):
+    project, _, _ = make(tmp_path)
+    annotator = project.annotator_for(project.invite("unlucky"))
+    project.training(annotator, FIRST)
+    wrong = [{"position": i, "labels": {}, "none": True} for i in range(len(project.stages[FIRST].exam.examples))]
+    results = [project.take_exam(annotator, FIRST, wrong)["passed"] for _ in range(3)]
+    with pytest.raises(CollectionError, match="was failed 3 times") as refused:
+        project.take_exam(annotator, FIRST, wrong)
+    assert results == [False] * 3 and refused.value.status == 403

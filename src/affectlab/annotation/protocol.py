@@ -113,10 +113,12 @@ class Training(_Strict):
 
 class Exam(_Strict):
     """Items answered like real pages, their answers hidden; passed at ``pass_accuracy`` (share of items whose
-    labels are exactly right). An annotator who fails may take it again after the training."""
+    labels are exactly right). An annotator who fails may take it again after the training, up to ``attempts``
+    times in a row (None: without limit); one sent back to training by a rule has ``attempts`` again."""
 
     examples: list[Example] = Field(min_length=1)
     pass_accuracy: float = Field(gt=0.0, le=1.0)
+    attempts: int | None = Field(default=None, ge=1)
 
 
 class Stage(_Strict):

@@ -46,8 +46,8 @@ COMMANDS = {
         "checklist_cmd",
         "checklist_command",
         "Run the behavioural suite on a detector: in ten languages, does it keep a denied emotion out (\"I'm not\n"
-        "angry\"), give B and not A in \"not A but B\", read intensifiers, plain situations without emotion words and\n"
-        "neutral statements, and keep its answer under harmless edits (case, \"!!!\", repetition, @mentions, links,\n"
+        'angry"), give B and not A in "not A but B", read intensifiers, plain situations without emotion words and\n'
+        'neutral statements, and keep its answer under harmless edits (case, "!!!", repetition, @mentions, links,\n'
         "hashtags, emoji, typos)?",
     ),
     "eval": LazyCommand(

@@ -195,6 +195,9 @@ class Project:
             raise CollectionError("read the training before the exam", 403)
         if stage.name in annotator.passed:
             raise CollectionError(f"the exam of stage {stage_name!r} is already passed", 409)
+        assert stage.exam is not None
+        if stage.exam.attempts is not None and failed_in_a_row(annotator, stage.name) >= stage.exam.attempts:
+            raise CollectionError(f"the exam of stage {stage_name!r} was failed {stage.exam.attempts} times", 403)
         return stage
 
     def _check_blocked(self, annotator: AnnotatorState, training: bool = False) -> None:
@@ -367,6 +370,12 @@ class Project:
         """The median seconds per answered page of ``annotator``."""
         seconds = [page.seconds for page in annotator.pages if not page.skipped]
         return statistics.median(seconds) if seconds else None
+
+
+def failed_in_a_row(annotator: AnnotatorState, stage: str) -> int:
+    """How many times ``annotator`` has failed the exam of ``stage`` since they last passed it (or ever)."""
+    taken = [exam["passed"] for exam in annotator.exams if exam["stage"] == stage]
+    return len(taken) - (max(i for i, passed in enumerate(taken) if passed) + 1 if any(taken) else 0)
 
 
 def create_project(
