@@ -153,3 +153,19 @@ def test_settings_that_make_collecting_impossible_are_refused_in_one_line(tmp_pa
                        tmp_path / "s.csv")  # fmt: skip
     assert code == 2 and "already exists (--force replaces it)" in err
     assert (tmp_path / "s.csv").read_text(encoding="utf-8") == "kept\n"
+
+
+def test_rotate_owner_prints_a_new_token_once_and_the_old_one_stops_working(tmp_path, capsys):
+    from affectlab.collection.jobs import open_project
+
+    protocol, items, project = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "project.sqlite"
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)
+    items.write_text("text\none\ntwo\n", encoding="utf-8")
+    code, out, _ = run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--json")
+    old = json.loads(out)["owner_token"]
+    code, out, _ = run(capsys, "annotate", "rotate-owner", project, "--json")
+    new = json.loads(out)["owner_token"]
+    opened = open_project(project)
+    assert code == 0 and new != old and opened.is_owner(new) and not opened.is_owner(old)
+    code, _, err = run(capsys, "annotate", "rotate-owner", tmp_path / "missing.sqlite")
+    assert code == 2 and len(err.strip().splitlines()) == 1

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from affectlab.annotation.protocol import preset_text
 from affectlab.collection.app import RateLimiter, create_app
-from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
+from affectlab.collection.log import EventLog, Item
+from affectlab.collection.project import Project, create_project
 
 STAGE, LATER = "fear-surprise-disgust", "anger-joy-sadness"
 ANNOTATOR_ROUTES = [
@@ -22,6 +22,7 @@ OWNER_ROUTES = [
     ("GET", "/api/owner/progress"), ("GET", "/api/owner/annotators"), ("POST", "/api/owner/annotators"),
     ("DELETE", "/api/owner/annotators/a"), ("POST", f"/api/owner/stages/{LATER}/open"),
     ("GET", f"/api/owner/stages/{STAGE}/agreement"), ("GET", f"/api/owner/stages/{STAGE}/aggregation"),
+    ("POST", "/api/owner/token"),
 ]  # fmt: skip
 
 
@@ -154,3 +155,13 @@ def test_unknown_tokens_share_their_addresss_limit_and_never_grow_the_limiters_t
     limiter = RateLimiter(rate=1, burst=2, max_keys=100)
     assert all(limiter.allow(f"key {i}") for i in range(10_000)) and len(limiter) == 100
     assert limiter.allow("key 9999") and not limiter.allow("key 9999")
+
+
+def test_a_rotated_owner_token_replaces_the_old_one_at_once(service):
+    client, project, owner, tokens = service
+    new = call(client, "POST", "/api/owner/token", owner).json()["owner_token"]
+    assert new != owner and call(client, "GET", "/api/owner/progress", owner).status_code == 401
+    assert call(client, "GET", "/api/owner/progress", new).status_code == 200
+    assert call(client, "GET", "/api/owner/progress", tokens["a"]).status_code == 403  # annotators unchanged
+    reopened = Project(EventLog.open(project.log.path))
+    assert reopened.is_owner(new) and not reopened.is_owner(owner)  # the rotation is in the log

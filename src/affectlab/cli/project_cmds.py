@@ -1,6 +1,6 @@
-"""``affectlab annotate create|invite|revoke|open-stage|status|serve|export``: a collection project file made,
-worked on by annotators through the service, and exported (:mod:`affectlab.collection`). Registered on the
-``annotate`` group by :func:`register`."""
+"""``affectlab annotate create|invite|revoke|rotate-owner|open-stage|status|serve|export``: a collection project
+file made, worked on by annotators through the service, and exported (:mod:`affectlab.collection`). Registered on
+the ``annotate`` group by :func:`register`."""
 
 from __future__ import annotations
 
@@ -242,10 +242,23 @@ def simulate_command(
     stdout.print(_table(["kind", "members", "pages", "stopped"], rows))
 
 
+def rotate_owner_command(project: Path = ProjectFile, as_json: bool = Json) -> None:
+    """Replace the owner's token: the new one is printed once (only its hash is kept) and the old one is refused
+    at once. While the project is served, rotate it from the owner's page (POST /api/owner/token) instead."""
+    from affectlab.collection.jobs import project_for_writing
+
+    with project_for_writing(project) as opened:
+        token = opened.rotate_owner()
+    if as_json:
+        print_json({"project": str(project), "owner_token": token})
+        return
+    stdout.print(styled("new owner token (shown once; keep it secret; the old one no longer works): {}", token))
+
+
 def register(app: typer.Typer) -> None:
     """Add the project commands to the ``annotate`` group."""
     for name, command in (("create", create_command), ("invite", invite_command), ("revoke", revoke_command),
                           ("open-stage", open_stage_command), ("status", status_command),
                           ("serve", serve_command), ("export", export_command),
-                          ("simulate", simulate_command)):  # fmt: skip
+                          ("simulate", simulate_command), ("rotate-owner", rotate_owner_command)):  # fmt: skip
         app.command(name)(command)

@@ -15,7 +15,8 @@ the limiter's table holds at most ``MAX_LIMITED`` keys (the longest idle forgott
 Endpoints (annotator): ``GET /api/me``, ``GET /api/protocol``, ``GET /api/stages/{stage}/training``,
 ``GET|POST /api/stages/{stage}/exam``, ``POST /api/stages/{stage}/next`` (the page, or ``{"page": null}`` when
 no item is left), ``POST /api/pages/{page}/submit``. Owner: ``GET /api/owner/progress``, ``GET
-/api/owner/annotators``, ``POST /api/owner/annotators`` (an invite), ``DELETE /api/owner/annotators/{name}``
+/api/owner/annotators``, ``POST /api/owner/annotators`` (an invite), ``POST /api/owner/token`` (a new owner token, the
+old one refused from then on), ``DELETE /api/owner/annotators/{name}``
 (revoke), ``POST /api/owner/stages/{stage}/open``, ``GET /api/owner/stages/{stage}/agreement`` and
 ``/aggregation``. Pages: ``/`` (annotators) and ``/owner``.
 """
@@ -204,6 +205,10 @@ def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
     @app.post("/api/owner/annotators", dependencies=[Owner])
     async def invite(body: InviteIn) -> dict[str, Any]:
         return {"name": body.name.strip(), "token": project.invite(body.name, body.expires)}
+
+    @app.post("/api/owner/token", dependencies=[Owner])
+    async def rotate_owner() -> dict[str, Any]:
+        return {"owner_token": project.rotate_owner()}
 
     @app.delete("/api/owner/annotators/{name}", dependencies=[Owner])
     async def revoke(name: str) -> dict[str, Any]:

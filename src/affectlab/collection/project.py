@@ -96,7 +96,14 @@ class Project:
 
     def is_owner(self, token: str) -> bool:
         """Whether ``token`` is the owner's."""
-        return secrets.compare_digest(token_hash(token), self._owner_hash)
+        return secrets.compare_digest(token_hash(token), self.state.owner_token_hash or self._owner_hash)
+
+    def rotate_owner(self) -> str:
+        """A new owner token (shown once, stored hashed); the old one is refused from now on."""
+        token = new_token()
+        with self.lock:
+            self._append([("owner-rotated", None, {"token_hash": token_hash(token)})], self.clock())
+        return token
 
     def annotator_for(self, token: str) -> AnnotatorState | None:
         """The annotator whose live invite ``token`` is (None: unknown, revoked or expired)."""

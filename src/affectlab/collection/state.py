@@ -11,6 +11,8 @@ The events and their data (``annotator`` is the annotator's name, None for the o
 * ``control-result`` ``{page, item, correct}``
 * ``banned`` ``{rule, until}`` (until None: permanent); ``paused`` ``{rule, until}``; ``retrain`` ``{rule}``
 * ``stage-opened`` ``{stage, items}``: the items a stage receives
+* ``owner-rotated`` ``{token_hash}``: the owner's token replaced (the one ``annotate create`` printed, or the last
+  one rotated in, stops working)
 """
 
 from __future__ import annotations
@@ -88,6 +90,8 @@ class CollectionState:
         self.answered: Counter[tuple[str, str]] = Counter()
         self.votes: defaultdict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         self.reservations: defaultdict[tuple[str, str], set[str]] = defaultdict(set)
+        self.owner_token_hash: str | None = None
+        """The owner's token's hash since the last rotation (None: the project's first, in the log's meta)."""
         self.last_seq = 0
 
     def apply(self, event: Event) -> None:
@@ -95,6 +99,9 @@ class CollectionState:
         self.last_seq = event.seq
         handler = getattr(self, "_" + event.kind.replace("-", "_"))
         handler(event, event.data)
+
+    def _owner_rotated(self, event: Event, data: Mapping[str, Any]) -> None:
+        self.owner_token_hash = str(data["token_hash"])
 
     def _invited(self, event: Event, data: Mapping[str, Any]) -> None:
         name = str(event.annotator)
