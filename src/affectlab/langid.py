@@ -49,10 +49,12 @@ from typing import Any
 import numpy as np
 import regex
 
+from affectlab.errors import ArgumentTypeError, InputError
 from affectlab.handles import without_links_and_mentions
 from affectlab.languages import LANGUAGES, tags_by_code
 from affectlab.loaded_once import loaded_once
 from affectlab.model_package import shipped_path, verified
+from affectlab.text import type_name
 
 SUPPORTED = frozenset(LANGUAGES)
 """The languages the default model was trained on (the 28 of SemEval-2025 Task 11 track A)."""
@@ -258,6 +260,35 @@ def is_known_tag(lang: str) -> bool:
     import langcodes
 
     return bool(langcodes.tag_is_valid(lang.strip()))
+
+
+_LANGUAGE_TAG = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}(?:-[A-Za-z0-9]{1,8})*")
+"""A language tag or code as BCP 47 spells one (``uk``, ``pt-BR``, ``orm``, ``zh-Hant-TW``): ASCII letters and digits
+in hyphen-joined parts, starting with a letter."""
+
+
+def check_lang(lang: object, name: str = "lang") -> str | None:
+    """``lang`` unchanged when it is a language tag or code (see :data:`_LANGUAGE_TAG`), or None. The one check of a
+    language a user names, shared by ``affectlab.detect``, ``detect_file``, ``detect_open``, the command line's
+    ``--lang`` and the service's ``lang``: a non-str is an :class:`~affectlab.errors.ArgumentTypeError`; whitespace,
+    NUL, other punctuation and anything that is not ASCII (a lone surrogate from invalid UTF-8 too) an
+    :class:`~affectlab.errors.InputError`, as is a tag BCP 47 does not know (``xx``, ``en-US-US``; a code of the
+    28 languages, as ``ptbr``, is known: :func:`affectlab.langid.is_known_tag`)."""
+    if lang is None:
+        return None
+    if not isinstance(lang, str):
+        raise ArgumentTypeError(f"{name} must be a language tag (str) such as 'uk' or 'pt-BR', not {type_name(lang)}")
+    if len(lang) > 35 or not _LANGUAGE_TAG.fullmatch(lang):
+        shown = lang[:40].encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+        raise InputError(
+            f"{name} must be a language tag of letters, digits and hyphens such as 'uk', 'de' or 'pt-BR', not {shown!r}"
+        )
+    if not is_known_tag(lang):
+        raise InputError(
+            f"{name} {lang!r} is not a BCP 47 language tag: a language such as 'uk', 'de' or 'orm', then a script or "
+            "region if any ('zh-Hant', 'pt-BR', 'es-419')"
+        )
+    return lang
 
 
 def is_supported(lang: str) -> bool:

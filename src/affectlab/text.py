@@ -42,20 +42,21 @@ def as_texts(texts: object) -> list[str]:
     elif isinstance(texts, bytes | bytearray):
         raise TextTypeError(f"texts must be {ACCEPTED}, not bytes: decode them first, e.g. data.decode('utf-8')")
     elif isinstance(texts, Mapping) or not isinstance(texts, Iterable):
-        raise TextTypeError(f"texts must be {ACCEPTED}, not {_kind(texts)}")
+        raise TextTypeError(f"texts must be {ACCEPTED}, not {type_name(texts)}")
     else:
         items = list(texts)
     for number, item in enumerate(items, start=1):
         if isinstance(item, bytes | bytearray):
             raise TextTypeError(f"text {number} is bytes, not str: decode it first, e.g. data.decode('utf-8')")
         if not isinstance(item, str):
-            raise TextTypeError(f"text {number} is {_kind(item)}, not str (texts must be {ACCEPTED})")
+            raise TextTypeError(f"text {number} is {type_name(item)}, not str (texts must be {ACCEPTED})")
     strings = cast(list[str], items)
     check_texts(strings)
     return strings
 
 
-def _kind(value: object) -> str:
+def type_name(value: object) -> str:
+    """How a wrong argument's type is named in an error: ``None``, ``int``, ``list``."""
     return "None" if value is None else type(value).__name__
 
 
@@ -102,46 +103,15 @@ def as_context(context: object) -> list[str]:
         return []
     if isinstance(context, str | bytes | bytearray | Mapping) or not isinstance(context, Iterable):
         hint = ": for one turn, write [turn]" if isinstance(context, str) else ""
-        raise ArgumentTypeError(f"context must be a list of earlier turns (str), not {_kind(context)}{hint}")
+        raise ArgumentTypeError(f"context must be a list of earlier turns (str), not {type_name(context)}{hint}")
     turns = list(context)
     for number, turn in enumerate(turns, start=1):
         if not isinstance(turn, str):
-            raise ArgumentTypeError(f"context turn {number} is {_kind(turn)}, not str")
+            raise ArgumentTypeError(f"context turn {number} is {type_name(turn)}, not str")
         problem = text_problem(turn)
         if problem and not problem.startswith("empty text"):
             raise InputError(f"context turn {number}: {problem}")
     return turns
-
-
-_LANGUAGE_TAG = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}(?:-[A-Za-z0-9]{1,8})*")
-"""A language tag or code as BCP 47 spells one (``uk``, ``pt-BR``, ``orm``, ``zh-Hant-TW``): ASCII letters and digits
-in hyphen-joined parts, starting with a letter."""
-
-
-def check_lang(lang: object, name: str = "lang") -> str | None:
-    """``lang`` unchanged when it is a language tag or code (see :data:`_LANGUAGE_TAG`), or None. The one check of a
-    language a user names, shared by ``affectlab.detect``, ``detect_file``, ``detect_open``, the command line's
-    ``--lang`` and the service's ``lang``: a non-str is an :class:`~affectlab.errors.ArgumentTypeError`; whitespace,
-    NUL, other punctuation and anything that is not ASCII (a lone surrogate from invalid UTF-8 too) an
-    :class:`~affectlab.errors.InputError`, as is a tag BCP 47 does not know (``xx``, ``en-US-US``; a code of the
-    28 languages, as ``ptbr``, is known: :func:`affectlab.langid.is_known_tag`)."""
-    if lang is None:
-        return None
-    if not isinstance(lang, str):
-        raise ArgumentTypeError(f"{name} must be a language tag (str) such as 'uk' or 'pt-BR', not {_kind(lang)}")
-    if len(lang) > 35 or not _LANGUAGE_TAG.fullmatch(lang):
-        shown = lang[:40].encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
-        raise InputError(
-            f"{name} must be a language tag of letters, digits and hyphens such as 'uk', 'de' or 'pt-BR', not {shown!r}"
-        )
-    from affectlab.langid import is_known_tag  # here: the tag registry loads only when a tag is given
-
-    if not is_known_tag(lang):
-        raise InputError(
-            f"{name} {lang!r} is not a BCP 47 language tag: a language such as 'uk', 'de' or 'orm', then a script or "
-            "region if any ('zh-Hant', 'pt-BR', 'es-419')"
-        )
-    return lang
 
 
 def check_count(name: str, value: object, low: int = 1, high: int | None = None) -> int | None:
@@ -151,7 +121,7 @@ def check_count(name: str, value: object, low: int = 1, high: int | None = None)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):  # numpy integers too
-        raise ArgumentTypeError(f"{name} must be a whole number, not {_kind(value)} {value!r}")
+        raise ArgumentTypeError(f"{name} must be a whole number, not {type_name(value)} {value!r}")
     number = int(value)
     if number < low or (high is not None and number > high):
         bounds = f"at least {low}" if high is None else f"from {low} to {high}"

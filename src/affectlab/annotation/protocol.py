@@ -262,7 +262,7 @@ class Protocol(_Strict):
     @field_validator("languages", "interface_languages")
     @classmethod
     def _language_tags(cls, languages: list[str]) -> list[str]:
-        from affectlab.text import check_lang
+        from affectlab.langid import check_lang
 
         for tag in languages:
             if tag != ANY_LANGUAGE:

@@ -28,7 +28,8 @@ from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.detectors.results import Detection, Sentence, file_columns, file_values
 from affectlab.errors import InputError
 from affectlab.labels import SCORE_DECIMALS, LabelSpace
-from affectlab.text import as_context, as_texts, check_count, check_lang
+from affectlab.langid import check_lang
+from affectlab.text import as_context, as_texts, check_count
 
 
 def detect(

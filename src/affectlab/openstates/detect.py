@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affectlab.errors import InputError
-from affectlab.langid import detect_language, normalise
+from affectlab.langid import check_lang, detect_language, normalise
 from affectlab.openstates.collect.masking import SENTINEL, count_masks
 from affectlab.openstates.languages import OPEN_LANGS, OPEN_LANGUAGES
 from affectlab.openstates.lexicon import check_states
 from affectlab.openstates.predictors import resolve_predictor
 from affectlab.openstates.predictors.base import prepare
-from affectlab.text import as_texts, check_count, check_lang
+from affectlab.text import as_texts, check_count
 
 _COVERED = (
     f"{' and '.join(OPEN_LANGS)} only (if it is {' or '.join(lang.name for lang in OPEN_LANGUAGES.values())}, say "

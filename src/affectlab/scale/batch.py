@@ -34,7 +34,7 @@ from affectlab.io.resume import RunIdentity, Sidecar
 from affectlab.io.table_writers import AppendWriter, OutputLayout, PartsWriter, ScoredRow, open_writer, output_layout
 from affectlab.io.tables import Row, Table, numbered_batches, stream_table
 from affectlab.labels import SCORE_DECIMALS
-from affectlab.text import check_lang
+from affectlab.langid import check_lang
 
 if TYPE_CHECKING:
     from affectlab.detectors import Detector

@@ -26,9 +26,9 @@ from affectlab.io.outputs import check_output_dir, check_output_file
 from affectlab.io.resume import RunIdentity, check_folder_run, input_identity, is_finished, record_folder_run
 from affectlab.io.table_writers import OUTPUT_SUFFIXES
 from affectlab.io.tables import TABLE_SUFFIXES, check_table, check_utf8_start, path_argument, table_format
+from affectlab.langid import check_lang
 from affectlab.scale.batch import BatchScorer, FileRun, ScoreProgress, ScoreSummary
 from affectlab.scale.identity import model_identity
-from affectlab.text import check_lang
 
 INPUT_SUFFIXES = TABLE_SUFFIXES
 """What ``detect --input`` reads: CSV, TSV, JSON Lines, plain text (one text per line) and Parquet."""

@@ -46,10 +46,10 @@ from starlette.exceptions import HTTPException
 from affectlab.detectors.base import Detector
 from affectlab.detectors.resolve import ModelRef, resolve_detector
 from affectlab.errors import AffectlabError, InputError
+from affectlab.langid import check_lang
 from affectlab.loaded_once import LoadedOnce
 from affectlab.openstates.languages import OPEN_LANGS
 from affectlab.serve.models import DETECT_RESPONSE, HEALTH_RESPONSE, MODELS_RESPONSE, OPEN_RESPONSE, response_model
-from affectlab.text import check_lang
 from affectlab.versions import __version__
 
 MAX_BATCH = 64
