@@ -40,7 +40,8 @@ ContinueFromOption = typer.Option(
     "--continue-from",
     help="With --fine-tune: start from the fine-tuned weights of a finished run (its --trained-dir, or the shipped "
     "encoder as `python -m affectlab.build.shipped_run DIR` writes it) and train one more epoch at a lower learning "
-    "rate, with every GoEmotions disgust comment added (about 25 minutes on 2 CPU cores, then the heads).",
+    "rate, with every GoEmotions disgust comment, edited texts, denials and \"not A but B\" rows added (about an "
+    "hour on 2 CPU cores, then about 50 minutes for the heads).",
 )
 
 
