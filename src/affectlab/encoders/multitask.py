@@ -249,17 +249,8 @@ def fine_tune_multitask(
                 progress(FitProgress(epoch, settings.epochs, step, len(groups), rows_done, float(np.mean(losses)),
                                      train_seconds))  # fmt: skip
             if checkpoint_dir is not None and checkpoint_every and step % checkpoint_every == 0 and step < len(groups):
-                save_checkpoint(
-                    checkpoint_dir,
-                    model,
-                    best_state,
-                    optimizer,
-                    scheduler,
-                    rng,
-                    LoopState(
-                        epoch - 1, history, best, stale, train_seconds, step, losses, rows_done, epoch_rng, epoch_start
-                    ),
-                )
+                save_checkpoint(checkpoint_dir, model, best_state, optimizer, scheduler, rng, LoopState(
+                    epoch - 1, history, best, stale, train_seconds, step, losses, rows_done, epoch_rng, epoch_start))
         scores = dev_scores() if dev_scores is not None else {}
         mean_score = float(np.mean(list(scores.values()))) if scores else None
         train_loss, seconds = float(np.mean(losses)), train_seconds - epoch_start
