@@ -169,3 +169,13 @@ def test_rotate_owner_prints_a_new_token_once_and_the_old_one_stops_working(tmp_
     assert code == 0 and new != old and opened.is_owner(new) and not opened.is_owner(old)
     code, _, err = run(capsys, "annotate", "rotate-owner", tmp_path / "missing.sqlite")
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_simulating_a_crowd_that_would_skip_without_a_skip_choice_is_one_line(tmp_path, capsys):
+    protocol, items, truth, project = (tmp_path / name for name in ("p.yaml", "items.csv", "truth.csv", "p.sqlite"))
+    run(capsys, "annotate", "init", "--preset", "goemotions", "--out", protocol)  # no skip
+    items.write_text("id,text\n" + "".join(f"{i},I am so happy about number {i}\n" for i in range(6)), "utf-8")
+    truth.write_text("id,labels\n" + "".join(f"{i},joy\n" for i in range(5)), "utf-8")  # item 5 not covered
+    run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--id-col", "id")
+    code, _, err = run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "diligent=3")
+    assert code == 2 and "--truth has no labels for 1 item of stage" in err and len(err.strip().splitlines()) == 1

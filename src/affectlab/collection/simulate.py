@@ -68,6 +68,7 @@ def simulate(
     spec = project.stage(stage)
     if stage not in project.state.stage_items:
         raise InputError(f"stage {stage!r} is not open yet (annotate open-stage)")
+    _check_answerable(project, truth, crowd, stage)
     clock, real_clock = SimulatedClock(project.clock()), project.clock
     project.clock = clock
     client = TestClient(create_app(project, rate=1e9, burst=1e9))
@@ -95,6 +96,22 @@ def simulate(
     finally:
         project.clock = real_clock
     return {behaviour: dict(tally) for behaviour, tally in outcome.items()}
+
+
+def _check_answerable(
+    project: Project, truth: Mapping[str, frozenset[str]], crowd: Mapping[str, int], stage: str
+) -> None:
+    """Refuse, in one line, a crowd that would have to skip where the protocol has no skip: a stage item the truth
+    does not cover, or a skipper."""
+    if project.protocol.skip:
+        return
+    uncovered = [item for item in project.state.stage_items[stage] if item not in truth]
+    if uncovered:
+        count = f"{len(uncovered)} item{'s' if len(uncovered) > 1 else ''}"
+        raise InputError(f"--truth has no labels for {count} of stage {stage!r} (the first: {uncovered[0]!r}), and "
+                         "the protocol has no skip")  # fmt: skip
+    if crowd.get("skipper"):
+        raise InputError("a skipper skips pages, and the protocol has no skip")
 
 
 def _member(
