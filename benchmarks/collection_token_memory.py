@@ -32,8 +32,8 @@ from affectlab.collection.project import create_project
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
-from serve_soak import rss_mib  # noqa: E402
-from serving import serve_project  # noqa: E402
+from serve_soak import rss_mib
+from serving import serve_project
 
 WARM_UP = 200
 
