@@ -120,14 +120,22 @@ def _add_whole(docs: Documents, doc: int, text: str, tag: str) -> int:
     tell it mixed (:func:`~affectlab.detectors.documents.short_text_shares`), as most of its characters were read
     (as a long text is), with the shares recorded."""
     lang = read_language(text, tag)
-    if not tag and len(text) >= MIXED_MIN_SENTENCES * SHORT_SENTENCE_CHARS:
-        spans = [span for span in sentence_spans(text, lang) if span.end - span.start >= SHORT_SENTENCE_CHARS]
-        enough = len(spans) >= MIXED_MIN_SENTENCES
-        langs = [read_language(text[span.start : span.end]) for span in spans] if enough else []
-        shares = short_text_shares(langs, spans, UNDETERMINED) if enough else None
-        if shares:
-            docs.mixed[doc], lang = shares, majority_language(shares, UNDETERMINED)
+    shares = None if tag else _short_text_shares(text, lang)
+    if shares:
+        docs.mixed[doc], lang = shares, majority_language(shares, UNDETERMINED)
     return docs.add(Unit(doc, WHOLE, text, Span(0, len(text)), lang, tag.strip() or lang))
+
+
+def _short_text_shares(text: str, lang: str) -> dict[str, float] | None:
+    """The language shares of a short ``text`` (identified whole as ``lang``) where its sentences tell it mixed
+    (:func:`~affectlab.detectors.documents.short_text_shares`); only a text with enough sentences long enough to
+    tell is identified sentence by sentence."""
+    if len(text) < MIXED_MIN_SENTENCES * SHORT_SENTENCE_CHARS:
+        return None
+    spans = [span for span in sentence_spans(text, lang) if span.end - span.start >= SHORT_SENTENCE_CHARS]
+    if len(spans) < MIXED_MIN_SENTENCES:
+        return None
+    return short_text_shares([read_language(text[span.start : span.end]) for span in spans], spans, UNDETERMINED)
 
 
 def _add_sentences(docs: Documents, doc: int, whole: int | None) -> None:
