@@ -14,7 +14,7 @@ from affectlab.detectors import create_detector
 from affectlab.detectors.negation import MARK, negation_marked
 from affectlab.labels import EKMAN
 
-LANGUAGES = ("am", "ar", "de", "en", "es", "hi", "pt", "ru", "uk", "zh")
+LANGUAGES = ("af", "am", "ar", "de", "en", "es", "hi", "pt", "ru", "uk", "zh")
 ANGER, JOY, NONE = (EKMAN.labels.index(label) for label in ("anger", "joy", "none"))
 
 

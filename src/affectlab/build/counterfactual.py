@@ -27,7 +27,7 @@ from affectlab.labels import EKMAN
 from affectlab.loaded_once import loaded_once
 
 PHRASES_DIR = Path(__file__).with_name("counterfactual_data")
-"""The clauses of each language, ``<tag>.json`` (en, uk, es, de, ru, pt, ar, hi, zh, am)."""
+"""The clauses of each language, ``<tag>.json`` (en, uk, es, de, ru, pt, ar, hi, zh, am, af)."""
 SENTENCE_END = {"zh": "。", "hi": "।", "am": "።"}
 """A language's full stop where it is not ".": a denial before a text ends with it."""
 _LANGUAGE_OF = {"arq": "ar", "ary": "ar"}
