@@ -184,7 +184,8 @@ def test_a_reopened_project_has_the_same_state(tmp_path):
 
 
 def crowd(tmp_path: Path):
-    """Stage 1 of EmoBench-UA answered by 6 annotators; items t0-t9 hold fear, the rest nothing."""
+    """Stage 1 of EmoBench-UA answered by 6 annotators; items t0-t9 hold fear, t10-t14 another emotion (the
+    other choice), the rest nothing."""
     project, _, clock = make(tmp_path, n=20)
     for k in range(6):
         annotator = passed(project, f"a{k}")
@@ -193,9 +194,11 @@ def crowd(tmp_path: Path):
             texts = [item["text"] for item in page["items"]]
             answers = []
             for i, text in enumerate(texts):
-                fear = text.startswith("control") or int(text.split()[-1]) < 10
+                number = -1 if text.startswith("control") else int(text.split()[-1])
+                fear, other = number < 10, 10 <= number < 15
                 wrong = k == 5 and i == 0
-                answers.append({"position": i, "labels": {"fear": 2} if fear != wrong else {}, "none": fear == wrong})
+                chosen = {"labels": {"fear": 2}} if fear != wrong else {"other": True} if other else {"none": True}
+                answers.append({"position": i, **chosen})
             project.submit(annotator, page["page"], answers)
     return project, clock
 
@@ -209,10 +212,10 @@ def test_stage_two_receives_what_the_offline_aggregation_of_the_export_says(tmp_
     folder = tmp_path / "export"  # what the manifest's offline command runs
     ratings = RatingsSource(folder / f"answers-{FIRST}.csv", value_col="value", binarize_values=True)
     offline = aggregate_ratings(ratings, "dawid-skene", 0.9, controls=folder / "controls.csv")
-    with_label = {row.item for row in offline.items.itertuples() if row.labels and not row.item.startswith("c")}
-    assert set(project.state.stage_items[SECOND]) == with_label and opened["items"] == 10
+    not_none = {row.item for row in offline.items.itertuples() if row.labels and not row.item.startswith("c")}
+    assert set(project.state.stage_items[SECOND]) == not_none and opened["items"] == 15  # fear, and other emotions
     labels = pd.read_csv(tmp_path / "export" / "labels.csv")
-    assert len(labels) == 20 - 10  # the ten with fear wait for stage 2; the rest are finished with none
+    assert len(labels) == 20 - 15  # the fifteen with fear or another emotion wait for stage 2; the rest: none
     assert set(labels["labels"]) == {"none"}
 
 
@@ -223,7 +226,7 @@ def test_the_export_holds_pseudonyms_not_names_and_refuses_a_folder_with_files(t
     manifest = export_project(project, tmp_path / "export")
     text = "".join(path.read_text(encoding="utf-8") for path in (tmp_path / "export").glob("answers-*.csv"))
     assert "annotator-001" in text and ",a0," not in text
-    assert manifest["finished_items"] == 10 and "--controls controls.csv" in manifest["offline"][FIRST]
+    assert manifest["finished_items"] == 5 and "--controls controls.csv" in manifest["offline"][FIRST]
     with pytest.raises(InputError, match="not an empty folder"):
         export_project(project, tmp_path / "export")
 
@@ -261,25 +264,35 @@ def test_split_half_class_match_is_100_when_annotators_agree_and_lower_when_they
     assert split_half_class_match(split, trials=200)["joy"] < 100.0
 
 
-def test_the_two_stages_merge_as_emobench_ua_says(tmp_path):
-    from affectlab.collection.export import finished_labels
+def test_the_two_stages_merge_as_emobench_ua_says_and_relabel_recomputes_the_export(tmp_path):
+    from affectlab.collection.export import export_project
+    from affectlab.collection.jobs import relabel_export
 
     project, clock = crowd(tmp_path)
     project.open_stage(SECOND)
+    joyful = {*range(5), 10, 11, 12}
     for k in range(5):
         annotator = passed(project, f"a{k}", SECOND)
         while (page := project.next_page(annotator, SECOND)) is not None:
             clock.now += 30
             numbers = [int(item["text"].split()[-1]) for item in page["items"] if item["text"].startswith("text")]
-            assert all(number < 10 for number in numbers)  # only the texts with a first-stage emotion come here
+            assert all(number < 15 for number in numbers)  # only texts with a first-stage emotion or other come
             answers = [{"position": i, "labels": {"joy": 1}, "none": False} if item["text"].startswith("text")
-                       and int(item["text"].split()[-1]) < 5 else {"position": i, "none": True}
+                       and int(item["text"].split()[-1]) in joyful else {"position": i, "none": True}
                        for i, item in enumerate(page["items"])]  # fmt: skip
             project.submit(annotator, page["page"], answers)
-    labels = finished_labels(project).set_index("id")["labels"]
+    export_project(project, tmp_path / "export")
+    labels = pd.read_csv(tmp_path / "export" / "labels.csv", dtype=str).set_index("id")["labels"]
     assert all(labels[f"t{i}"] == "fear,joy" for i in range(5))  # (i) labels in both projects
     assert all(labels[f"t{i}"] == "fear" for i in range(5, 10))  # (ii) labels in the first only
-    assert all(labels[f"t{i}"] == "none" for i in range(10, 20))  # (iv) none in the first: never sent to the second
+    assert all(labels[f"t{i}"] == "joy" for i in (10, 11, 12))  # (iii) other in the first, labels in the second
+    assert all(labels[f"t{i}"] == "none" for i in (13, 14, *range(15, 20)))  # (iv) none or other in both
+    assert (tmp_path / "export" / "unasked.csv").read_text(encoding="utf-8").startswith("id,text,labels,unasked")
+    assert pd.read_csv(tmp_path / "export" / "unasked.csv").empty  # the not-none gate leaves no label unasked
+    again = relabel_export(tmp_path / "export")
+    from affectlab.collection.export import csv_bytes
+
+    assert csv_bytes(again.labels) == (tmp_path / "export" / "labels.csv").read_bytes()
 
 
 def test_a_new_project_never_takes_the_events_of_a_deleted_one_of_the_same_name(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 from affectlab.cli import main
@@ -123,9 +125,9 @@ def test_a_skipped_answer_is_an_empty_value_in_the_export(tmp_path, capsys):
     run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--id-col", "id")
     assert run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "diligent=3")[0] == 0
     run(capsys, "annotate", "export", project, "--out", tmp_path / "export")
-    rows = (tmp_path / "export" / "answers-emotions.csv").read_text(encoding="utf-8").splitlines()
-    skipped = [row.split(",") for row in rows[1:] if row.split(",")[0] in ("10", "11")]
-    assert skipped and all(row[4] == "" and row[9] == "1" for row in skipped) and "nan" not in "".join(rows)
+    text = (tmp_path / "export" / "answers-emotions.csv").read_text(encoding="utf-8")
+    skipped = [row for row in csv.DictReader(io.StringIO(text)) if row["item"] in ("10", "11")]
+    assert skipped and all(row["value"] == "" and row["skip"] == "1" for row in skipped) and "nan" not in text
 
 
 def test_settings_that_make_collecting_impossible_are_refused_in_one_line(tmp_path, capsys):
@@ -179,3 +181,42 @@ def test_simulating_a_crowd_that_would_skip_without_a_skip_choice_is_one_line(tm
     run(capsys, "annotate", "create", project, "--protocol", protocol, "--items", items, "--id-col", "id")
     code, _, err = run(capsys, "annotate", "simulate", project, "--truth", truth, "--crowd", "diligent=3")
     assert code == 2 and "--truth has no labels for 1 item of stage" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_exports_named_commands_run_as_written_with_skips_and_without_controls(tmp_path, capsys, monkeypatch):
+    import shlex
+
+    from affectlab.annotation.protocol import preset_text
+    from affectlab.collection.log import Item
+    from affectlab.collection.project import create_project
+
+    items = [Item(f"t{i}", f"текст номер {i}") for i in range(20)]
+    project, _ = create_project(str(tmp_path / "p.sqlite"), preset_text("emobench-ua"), items, {})  # no controls
+    names = [f"a{k}" for k in range(6)]
+    for k, name in enumerate(names):
+        annotator = project.annotator_for(project.invite(name))
+        stage = project.stages["fear-surprise-disgust"]
+        project.training(annotator, stage.name)
+        exam = [{"position": i, "labels": {label: 2 for label in ex.labels}, "none": not ex.labels}
+                for i, ex in enumerate(stage.exam.examples)]  # fmt: skip
+        project.take_exam(annotator, stage.name, exam)
+        page = project.next_page(annotator, stage.name)
+        skip = k == 0  # the first page's texts get nothing but skips
+        answers = [{"position": i, "skip": True} if skip else {"position": i, "labels": {"fear": 2}} if i % 2
+                   else {"position": i, "other": True} for i in range(len(page["items"]))]  # fmt: skip
+        project.submit(annotator, page["page"], answers)
+    project.log.close()
+    export = tmp_path / "export"
+    assert run(capsys, "annotate", "export", tmp_path / "p.sqlite", "--out", export)[0] == 0
+    assert (export / "controls.csv").read_text(encoding="utf-8") == "item,label,value\n"
+    manifest = json.loads((export / "manifest.json").read_text(encoding="utf-8"))
+    assert "--controls" not in manifest["offline"]["fear-surprise-disgust"]
+    monkeypatch.chdir(export)
+    for command in manifest["offline"].values():
+        code, _, err = run(capsys, *shlex.split(command)[1:])
+        assert code == 0, (command, err)
+    assert (export / "labels-again.csv").read_bytes() == (export / "labels.csv").read_bytes()
+    code, _, err = run(capsys, "annotate", "relabel", ".", "--out", "answers-fear-surprise-disgust.csv")
+    assert code == 2 and "input files" in err
+    code, _, err = run(capsys, "annotate", "relabel", tmp_path / "nowhere", "--out", "x.csv")
+    assert code == 2 and "is not a folder" in err and len(err.strip().splitlines()) == 1

@@ -99,10 +99,12 @@ class Example(_Strict):
 
 
 class Gate(_Strict):
-    """Which items a stage receives: those whose aggregated labels in stage ``after`` hold one of its labels."""
+    """Which items a stage receives from stage ``after``: ``has-label``, those whose aggregated labels there hold
+    one of its labels; ``not-none``, every item not aggregated there as the none choice (one of its labels or the
+    protocol's ``other_choice``: EmoBench-UA section 3.3.1, "a label other than None")."""
 
     after: str
-    when: Literal["has-label"] = "has-label"
+    when: Literal["has-label", "not-none"] = "has-label"
 
 
 class Training(_Strict):
@@ -243,6 +245,10 @@ class Protocol(_Strict):
     interface_languages: list[str] = Field(min_length=1)
     labels: list[Choice] = Field(min_length=1)
     none_choice: Choice | None = None
+    other_choice: Choice | None = None
+    """An exclusive choice beside the none choice: the text holds an emotion the stage does not ask about
+    (EmoBench-UA's "other emotions"). Each stage's answers rate it like a label, so it is aggregated and can open a
+    ``not-none`` gate; it is never one of an item's labels."""
     multi_label: bool = True
     intensity: Intensity | None = None
     shows_context: bool = False
@@ -287,6 +293,7 @@ class Protocol(_Strict):
         _unique([rule.name for rule in self.rules], "rule")
         if self.none_choice is not None and self.none_choice.name in names:
             raise ValueError(f"none_choice {self.none_choice.name!r} is also a label")
+        self._check_other_choice(names)
         self._check_texts()
         self._check_stages(set(names))
         if self.pool is not None and self.overlap.per_item + self.overlap.extra > self.pool:
@@ -311,10 +318,22 @@ class Protocol(_Strict):
             )
         return self
 
+    def _check_other_choice(self, names: list[str]) -> None:
+        other = self.other_choice
+        if other is not None and (other.name in names or (self.none_choice and other.name == self.none_choice.name)):
+            raise ValueError(f"other_choice {other.name!r} is also a label or the none choice")
+        if other is not None and self.none_choice is None:
+            raise ValueError("other_choice needs a none_choice to stand apart from")
+        gated = [s.name for s in self.stages if s.gate is not None and s.gate.when == "not-none"]
+        if gated and other is None:
+            raise ValueError(f"stage {gated[0]!r} has a not-none gate, which needs an other_choice (without one, "
+                             "the none choice may hold other emotions)")  # fmt: skip
+
     def _check_texts(self) -> None:
         wanted = set(self.interface_languages)
         localised = [(f"labels.{c.name}.text", c.text) for c in self.labels]
         localised += [("none_choice.text", self.none_choice.text)] if self.none_choice else []
+        localised += [("other_choice.text", self.other_choice.text)] if self.other_choice else []
         localised += [(f"stages.{s.name}.instructions", s.instructions) for s in self.stages]
         for where, texts in localised:
             missing = wanted - set(texts)
@@ -358,6 +377,19 @@ class Protocol(_Strict):
     def label_names(self) -> list[str]:
         """The labels' ids, in order."""
         return [choice.name for choice in self.labels]
+
+    def rated_labels(self, stage: Stage) -> list[str]:
+        """What each answer of ``stage`` rates: its labels, then the other choice where the protocol has one."""
+        return [*stage.labels, *([self.other_choice.name] if self.other_choice else [])]
+
+    def passes_gate(self, stage: Stage, labels_before: set[str]) -> bool:
+        """Whether an item whose aggregated labels in the stage before ``stage`` are ``labels_before`` (the other
+        choice among them when aggregated so) goes to ``stage`` (an ungated stage takes every item)."""
+        if stage.gate is None:
+            return True
+        before = next(s for s in self.stages if s.name == stage.gate.after)
+        wanted = set(before.labels if stage.gate.when == "has-label" else self.rated_labels(before))
+        return bool(wanted & labels_before)
 
 
 def _unique(names: list[str], kind: str) -> None:
@@ -444,12 +476,14 @@ def protocol_summary(protocol: Protocol) -> dict[str, Any]:
         "languages": protocol.languages,
         "labels": protocol.label_names,
         "none_choice": protocol.none_choice.name if protocol.none_choice else None,
+        "other_choice": protocol.other_choice.name if protocol.other_choice else None,
         "intensity_levels": protocol.intensity.n_levels if protocol.intensity else 0,
         "stages": [
             {
                 "name": s.name,
                 "labels": s.labels,
                 "gate": None if s.gate is None else s.gate.after,
+                "gate_when": None if s.gate is None else s.gate.when,
                 "training_examples": len(s.training.examples) if s.training else 0,
                 "exam_examples": len(s.exam.examples) if s.exam else 0,
             }

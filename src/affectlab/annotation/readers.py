@@ -102,7 +102,8 @@ def read_long(
     Without ``value_col`` a row means "this annotator chose this label" (value 1); every other label in
     ``labels`` then counts as 0 for an annotator who rated the item, and a row with an empty label records an
     annotator who chose no label at all. With ``value_col`` each row carries its number, an empty value means
-    "not rated", and questions without a row stay unrated. ``labels`` declares the label set (default: the
+    "not rated", questions without a row stay unrated, and an item whose every value is empty is left out (an
+    export's text that was only ever skipped). ``labels`` declares the label set (default: the
     labels found, sorted); a label outside it is an error. ``level`` defaults to ``nominal`` for 0/1 values
     and ``ordinal`` otherwise; below the ``interval`` level a rating must be a whole number. A rating outside
     ``scale`` (default :data:`RATING_SCALE`, 0-3; None: any) is an error naming its row. A column not named is
@@ -127,7 +128,8 @@ def read_long(
         declared = _declared_labels(frame["label"], labels, name)
         frame = frame.dropna(subset=["value"])
     texts = _texts(items, table[text_col], name) if text_col else {}
-    return _annotations(frame, declared, level, texts, name, set(items.unique()))
+    rated = set(items.unique()) if value_col is None else set(frame["item"])
+    return _annotations(frame, declared, level, {k: v for k, v in texts.items() if k in rated}, name, rated)
 
 
 def read_wide(

@@ -194,6 +194,37 @@ def export_command(
                         manifest["passing_items"], manifest["answers"], out))  # fmt: skip
 
 
+def relabel_command(
+    export: Path = typer.Argument(..., help="The folder `annotate export` wrote.", show_default=False),
+    out: Path = typer.Option(..., "--out", "-o", help="The labels file to write (CSV).", show_default=False),
+    unasked: Path | None = typer.Option(
+        None, "--unasked", help="Also write the items with labels never asked here (CSV).", show_default=False
+    ),
+    as_json: bool = Json,
+) -> None:
+    """Recompute an export's labels.csv from its protocol, answers and controls files alone (the same code as the
+    export; the result equals its labels.csv byte for byte)."""
+    from affectlab.collection.export import csv_bytes
+    from affectlab.collection.jobs import relabel_export
+    from affectlab.io.atomic import write_atomically
+    from affectlab.io.outputs import check_output_file
+
+    for path in (out, unasked):
+        if path is not None:
+            check_output_file(path, exists_ok=True)
+            if path.resolve().parent == export.resolve() and path.name.startswith(("answers-", "controls", "protocol")):
+                raise InputError(f"--out {str(path)!r} would replace one of the export's own input files")
+    merged = relabel_export(export)
+    files = {out: csv_bytes(merged.labels), **({unasked: csv_bytes(merged.unasked)} if unasked else {})}
+    write_atomically(files)
+    summary = {"labels": len(merged.labels), "unasked": len(merged.unasked), "out": str(out)}
+    if as_json:
+        print_json(summary)
+        return
+    stdout.print(styled("wrote the labels of {} items to {} ({} more have labels never asked)", summary["labels"],
+                        str(out), summary["unasked"]))  # fmt: skip
+
+
 TruthOption = typer.Option(
     ...,
     "--truth",
@@ -230,7 +261,8 @@ def simulate_command(
     with project_for_writing(project) as opened, stage_progress(not as_json) as progress:
         stage_name = stage or opened.protocol.stages[0].name
         try:
-            known = read_truth(truth, list(opened.stage(stage_name).labels), id_col)
+            opened.stage(stage_name)  # the one-line error for an unknown stage, before the truth is read
+            known = read_truth(truth, opened.protocol.label_names, id_col)
         except CollectionError as exc:
             raise InputError(str(exc)) from None
         progress(f"{sum(members.values())} simulated annotators on stage {stage_name}")
@@ -259,6 +291,6 @@ def register(app: typer.Typer) -> None:
     """Add the project commands to the ``annotate`` group."""
     for name, command in (("create", create_command), ("invite", invite_command), ("revoke", revoke_command),
                           ("open-stage", open_stage_command), ("status", status_command),
-                          ("serve", serve_command), ("export", export_command),
+                          ("serve", serve_command), ("export", export_command), ("relabel", relabel_command),
                           ("simulate", simulate_command), ("rotate-owner", rotate_owner_command)):  # fmt: skip
         app.command(name)(command)

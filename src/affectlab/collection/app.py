@@ -55,11 +55,12 @@ class _Body(BaseModel):
 
 class AnswerIn(_Body):
     """One item's answer: its position on the page, the chosen labels with their intensity (1 without a scale),
-    the none choice, a skip, a flag."""
+    the none choice, the other choice, a skip, a flag."""
 
     position: StrictInt
     labels: dict[str, StrictInt | None] = Field(default={}, max_length=50)
     none: StrictBool = False
+    other: StrictBool = False
     skip: StrictBool = False
     flag: str | None = Field(default=None, max_length=500)
 
@@ -236,6 +237,7 @@ def _public_protocol(project: Project) -> dict[str, Any]:
         "name": protocol.name, "interface_languages": protocol.interface_languages,
         "labels": [choice.model_dump() for choice in protocol.labels],
         "none_choice": protocol.none_choice.model_dump() if protocol.none_choice else None,
+        "other_choice": protocol.other_choice.model_dump() if protocol.other_choice else None,
         "multi_label": protocol.multi_label,
         "intensity": protocol.intensity.model_dump() if protocol.intensity else None,
         "shows_context": protocol.shows_context, "skip": protocol.skip, "flag": protocol.flag,

@@ -54,9 +54,10 @@ def _call(client: Any, member: CrowdMember, kind: str, method: str, path: str, b
 
 def work(
     client: Any, member: CrowdMember, stage: str, max_pages: int = 10**9,
-    advance: Callable[[float], None] | None = None, has_none: bool = True,
+    advance: Callable[[float], None] | None = None, has_none: bool = True, other: str | None = None,
 ) -> CrowdMember:  # fmt: skip
-    """Run ``member`` on ``stage`` until no page is left for it, it is stopped, or ``max_pages`` are done."""
+    """Run ``member`` on ``stage`` until no page is left for it, it is stopped, or ``max_pages`` are done; ``other``:
+    the protocol's other choice, which the member's answers name like a label (sent as the choice when alone)."""
     while member.pages < max_pages:
         response = _call(client, member, "next", "POST", f"/api/stages/{stage}/next")
         if response.status_code == 403:
@@ -65,7 +66,7 @@ def work(
         page = response.json()
         if page.get("page") is None:
             return member
-        answers = [_answer(member, item, has_none) for item in page["items"]]
+        answers = [_answer(member, item, has_none, other) for item in page["items"]]
         if advance is not None:
             advance(member.seconds())
         result = _call(client, member, "submit", "POST", f"/api/pages/{page['page']}/submit", {"answers": answers})
@@ -80,11 +81,15 @@ def work(
     return member
 
 
-def _answer(member: CrowdMember, item: Mapping[str, Any], has_none: bool) -> dict[str, Any]:
+def _answer(member: CrowdMember, item: Mapping[str, Any], has_none: bool, other: str | None) -> dict[str, Any]:
     labels = member.answer(item["text"], item.get("context") or [])
     if labels is None:
         return {"position": item["position"], "skip": True}
     chosen = {label: int(value) for label, value in labels.items() if value > 0}
+    if other is not None and other in chosen:
+        del chosen[other]
+        if not chosen:  # the other choice is exclusive: a member naming it beside a label gives the label
+            return {"position": item["position"], "other": True}
     if not chosen and not has_none:
         return {"position": item["position"], "skip": True}
     return {"position": item["position"], "labels": chosen, "none": not chosen}

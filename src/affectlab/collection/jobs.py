@@ -1,5 +1,5 @@
 """The collection's jobs, one per ``affectlab annotate`` command that works on a project file: make it from a
-protocol and an items file, open it, invite, revoke, open a stage, export."""
+protocol and an items file, open it, invite, revoke, open a stage, export, recompute an export's labels."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from affectlab.collection.log import EventLog, Item
+from affectlab.collection.merging import MergedLabels
 from affectlab.collection.project import DEFAULT_RESERVATION, Project, create_project
 from affectlab.errors import InputError
 
@@ -130,3 +131,21 @@ def _known(row: dict[str, Any], wide: list[str], path: Path, number: int) -> fro
         return frozenset(label for label in wide if float(row[label] or 0) > 0)
     except (TypeError, ValueError):
         raise InputError(f"{path.name} row {number}: a label column holds something that is not a number") from None
+
+
+def relabel_export(folder: Path) -> MergedLabels:
+    """``labels.csv`` and ``unasked.csv`` of an ``annotate export`` folder, recomputed from its own
+    ``protocol.yaml``, ``answers-<stage>.csv`` and ``controls.csv`` (equal to those it holds, byte for byte, unless
+    a file was changed since)."""
+    from affectlab.annotation.protocol import read_protocol
+    from affectlab.collection.export import labels_from_files
+
+    if not folder.is_dir():
+        raise InputError(f"{str(folder)!r} is not a folder (give the folder `annotate export` wrote)")
+    protocol = read_protocol(folder / "protocol.yaml")
+    files = {}
+    for name in [*(f"answers-{stage.name}.csv" for stage in protocol.stages), "controls.csv"]:
+        if not (folder / name).is_file():
+            raise InputError(f"{str(folder)!r} has no {name} (is it an export of this protocol?)")
+        files[name] = (folder / name).read_bytes()
+    return labels_from_files(protocol, files)

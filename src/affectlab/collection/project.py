@@ -351,8 +351,9 @@ class Project:
     # -- what the owner does ---------------------------------------------------------------------------------------
 
     def open_stage(self, stage_name: str) -> dict[str, Any]:
-        """Open a gated stage: it receives the items whose aggregated labels in its gate's stage hold one of that
-        stage's labels (items that have all their answers there); opening again adds the items done since."""
+        """Open a gated stage: it receives the items that pass its gate (:meth:`Protocol.passes_gate`) by their
+        aggregated labels in the gate's stage (items that have all their answers there); opening again adds the
+        items done since."""
         from affectlab.collection.reports import stage_aggregation
 
         stage = self.stage(stage_name)
@@ -362,8 +363,8 @@ class Project:
         aggregation = stage_aggregation(self, source.name, complete_only=True)  # the fit runs outside the lock
         if aggregation is None:
             raise CollectionError(f"no item of stage {source.name!r} has all its answers yet", 409)
-        wanted = set(source.labels)
-        items = [str(row.item) for row in aggregation.items.itertuples() if wanted & set(row.labels)]
+        items = [str(row.item) for row in aggregation.items.itertuples()
+                 if self.protocol.passes_gate(stage, set(row.labels))]  # fmt: skip
         with self.lock:
             self._append([("stage-opened", None, {"stage": stage.name, "items": items})], self.clock())
             self._complete_before.pop(stage.name, None)  # a new list of items: scan it from its start

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from affectlab.annotation.aggregation import Aggregation, aggregate
-from affectlab.annotation.readers import Annotations, binarize, read_long
+from affectlab.annotation.aggregation import Aggregation
+from affectlab.annotation.readers import Annotations, binarize
+from affectlab.collection.merging import ANSWER_COLUMNS, stage_labels, stage_ratings
 
 if TYPE_CHECKING:
     from affectlab.collection.project import Project
@@ -29,14 +29,17 @@ SHCMP_TRIALS = 1000
 
 
 def answer_rows(project: Project, stage: str) -> pd.DataFrame:
-    """One row per (answer, stage label) of ``stage``: ``item``, ``annotator`` (pseudonym), ``label``, ``value``
-    (empty for a skip), ``seconds``, ``at``, ``page``, ``none``, ``skip``, ``flag``, ``control``, ``banned``."""
+    """One row per (answer, rated label) of ``stage`` (:data:`~affectlab.collection.merging.ANSWER_COLUMNS`): the
+    item and its text, the annotator's pseudonym, the label (the other choice is rated like one), ``value`` (empty
+    for a skip), seconds on the page, time, page, the none, other and skip choices, the flag, whether the item is a
+    control task, whether it had all its answers in the stage, and whether the annotator was banned."""
     with project.lock:
         return _answer_rows(project, stage)
 
 
 def _answer_rows(project: Project, stage: str) -> pd.DataFrame:
-    labels = project.stages[stage].labels
+    other = project.protocol.other_choice.name if project.protocol.other_choice else None
+    labels = project.protocol.rated_labels(project.stages[stage])
     pseudonyms = {name: a.pseudonym for name, a in project.state.annotators.items()}
     banned = {name for name, a in project.state.annotators.items() if a.banned_until is not None}
     rows = []
@@ -44,63 +47,30 @@ def _answer_rows(project: Project, stage: str) -> pd.DataFrame:
         if answer.stage != stage:
             continue
         page = project.state.pages[answer.page]
+        complete = int(project.complete(stage, answer.item))
         for label in labels:
-            value = None if answer.skip else answer.labels.get(label, 0)
+            value = None if answer.skip else int(answer.other) if label == other else answer.labels.get(label, 0)
             rows.append({
-                "item": answer.item, "annotator": pseudonyms[answer.annotator], "stage": stage, "label": label,
-                "value": value, "seconds": round(page.seconds, 3), "at": answer.at, "page": answer.page,
-                "none": int(answer.none), "skip": int(answer.skip), "flag": answer.flag or "",
-                "control": int(answer.item in page.controls), "banned": int(answer.annotator in banned),
+                "item": answer.item, "text": project.items[answer.item].text, "annotator": pseudonyms[answer.annotator],
+                "stage": stage, "label": label, "value": value, "seconds": round(page.seconds, 3), "at": answer.at,
+                "page": answer.page, "none": int(answer.none), "other": int(answer.other), "skip": int(answer.skip),
+                "flag": answer.flag or "", "control": int(answer.item in page.controls), "complete": complete,
+                "banned": int(answer.annotator in banned),
             })  # fmt: skip
-    columns = ["item", "annotator", "stage", "label", "value", "seconds", "at", "page", "none", "skip", "flag",
-               "control", "banned"]  # fmt: skip
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
 
 
 def stage_annotations(project: Project, stage: str, complete_only: bool = False) -> Annotations | None:
     """The ratings of ``stage`` (control tasks included; ``complete_only``: only the ordinary items with all their
     answers), or None when there are none."""
-    with project.lock:
-        rows = answer_rows(project, stage).dropna(subset=["value"])
-        if complete_only:
-            done = rows["control"].astype(bool) | rows["item"].map(lambda item: project.complete(stage, item))
-            rows = rows[done]
-    if rows.empty:
-        return None
-    levels = project.protocol.intensity.n_levels if project.protocol.intensity else 1
-    texts = {item: project.items[item].text for item in rows["item"].unique()}
-    frame = rows[["item", "annotator", "label", "value"]].assign(text=rows["item"].map(texts))
-    return read_long(frame, value_col="value", text_col="text", labels=project.stages[stage].labels,
-                     scale=(0, levels), name=f"stage {stage}")  # fmt: skip
+    return stage_ratings(project.protocol, project.stages[stage], answer_rows(project, stage), complete_only)
 
 
 def stage_aggregation(project: Project, stage: str, complete_only: bool = False) -> Aggregation | None:
     """The protocol's aggregation of ``stage`` (control answers as known truths when it says so), over the
     ordinary items (control tasks are left out of the result); None without answers."""
-    annotations = stage_annotations(project, stage, complete_only)
-    if annotations is None:
-        return None
-    settings = project.protocol.aggregation
-    if settings.method != "brighter":
-        annotations = binarize(annotations)
-    controls = None
-    if settings.controls_as_truth:
-        rated = set(zip(annotations.frame["item"], annotations.frame["label"], strict=True))
-        controls = {key: float(value > 0) for key, value in project.gold.items() if key in rated}
-    aggregation = aggregate(annotations, settings.method, settings.min_confidence, controls=controls or None,
-                            min_votes=project.protocol.overlap.min_votes)  # fmt: skip
-    ordinary = [item for item in aggregation.items["item"] if not project.items[item].control]
-    return _only(aggregation, ordinary)
-
-
-def _only(aggregation: Aggregation, items: Sequence[str]) -> Aggregation:
-    keep = set(items)
-    return Aggregation(
-        questions=aggregation.questions[aggregation.questions["item"].isin(keep)].reset_index(drop=True),
-        items=aggregation.items[aggregation.items["item"].isin(keep)].reset_index(drop=True),
-        labels=aggregation.labels, method=aggregation.method, min_confidence=aggregation.min_confidence,
-        texts={k: v for k, v in aggregation.texts.items() if k in keep}, n_controls=aggregation.n_controls,
-    )  # fmt: skip
+    return stage_labels(project.protocol, project.stages[stage], answer_rows(project, stage), project.gold,
+                        complete_only)  # fmt: skip
 
 
 def split_half_class_match(

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from affectlab.annotation.protocol import Protocol, Stage
 from affectlab.annotation.simulation import BEHAVIOURS, SimulatedAnnotator
 from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.project import Project
@@ -80,11 +81,12 @@ def simulate(
         rng.shuffle(order)  # the kinds mixed, as in a real crowd
         for behaviour, number in order:
             name = f"simulated-{behaviour}-{number}-{rng.randrange(10**6)}"
-            member = _member(project, name, SimulatedAnnotator(name, behaviour), truth, by_text, spec.labels, rng)
+            member = _member(project, name, SimulatedAnnotator(name, behaviour), truth, by_text, spec, rng)
             _pass_training(client, project, member.token, stage)
             has_none = project.protocol.none_choice is not None
+            other = project.protocol.other_choice.name if project.protocol.other_choice else None
             while True:
-                work(client, member, stage, max_pages=pages, advance=clock.advance, has_none=has_none)
+                work(client, member, stage, max_pages=pages, advance=clock.advance, has_none=has_none, other=other)
                 if member.status != "paused":
                     break
                 clock.now = max(clock.now, project.state.annotators[name].paused_until or clock.now)  # the break
@@ -116,10 +118,11 @@ def _check_answerable(
 
 def _member(
     project: Project, name: str, annotator: SimulatedAnnotator, truth: Mapping[str, frozenset[str]],
-    by_text: Mapping[str, str], labels: list[str], rng: random.Random,
+    by_text: Mapping[str, str], stage: Stage, rng: random.Random,
 ) -> CrowdMember:  # fmt: skip
     controls = {item for item, _ in project.gold}
     value = 2 if project.protocol.intensity is not None else 1  # the middle of a scale of 3
+    labels = project.protocol.rated_labels(stage)
 
     def answer(text: str, context: Any) -> dict[str, int] | None:
         item = by_text.get(text)
@@ -128,11 +131,19 @@ def _member(
             known = frozenset(label for (it, label), value in project.gold.items() if it == item and value > 0)
         if known is None:
             return None  # a text the truth does not cover: skipped
-        given = annotator.answer(known, labels, rng, control=item in controls)
+        given = annotator.answer(stage_truth(project.protocol, stage, known), labels, rng, control=item in controls)
         return None if given is None else {label: value for label in given}
 
     low, high = SECONDS.get(annotator.behaviour, OTHER_SECONDS)
     return CrowdMember(name, project.invite(name), answer, lambda: rng.uniform(low, high), lambda: rng.uniform(1, 10))
+
+
+def stage_truth(protocol: Protocol, stage: Stage, known: frozenset[str]) -> frozenset[str]:
+    """What a right answer in ``stage`` names for an item whose labels are ``known``: its labels among the stage's,
+    and the other choice where the protocol has one and the item holds a label the stage does not ask about."""
+    asked = known & set(stage.labels)
+    other = protocol.other_choice
+    return asked | ({other.name} if other is not None and known - set(stage.labels) else set())
 
 
 def _pass_training(client: Any, project: Project, token: str, stage: str) -> None:

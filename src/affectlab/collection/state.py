@@ -7,7 +7,8 @@ The events and their data (``annotator`` is the annotator's name, None for the o
 * ``trained`` ``{stage}`` (the training was shown); ``exam-taken`` ``{stage, accuracy, passed}``
 * ``issued`` ``{page, stage, items, controls, expires_at}``: a page reserves its items until it expires
 * ``submitted`` / ``skipped`` ``{page, answers}`` (``skipped``: every answer of the page is a skip); each answer
-  ``{item, labels: {label: value}, none, skip, flag}``; ``flagged`` ``{page, item, flag}``
+  ``{item, labels: {label: value}, none, other, skip, flag}`` (``other`` absent from logs written before it
+  existed: false); ``flagged`` ``{page, item, flag}``
 * ``control-result`` ``{page, item, correct}``
 * ``banned`` ``{rule, until}`` (until None: permanent); ``paused`` ``{rule, until}``; ``retrain`` ``{rule}``
 * ``stage-opened`` ``{stage, items}``: the items a stage receives
@@ -40,6 +41,7 @@ class Answer:
     none: bool = False
     skip: bool = False
     flag: str | None = None
+    other: bool = False
 
 
 @dataclass
@@ -159,7 +161,7 @@ class CollectionState:
         self.reservations[key].discard(page.id)
         recorded = Answer(
             page.annotator, page.stage, item, page.id, at, dict(answer["labels"]), bool(answer["none"]),
-            bool(answer["skip"]), answer.get("flag"),
+            bool(answer["skip"]), answer.get("flag"), bool(answer.get("other", False)),
         )  # fmt: skip
         self.answers.append(recorded)
         if item in page.controls or recorded.skip:
