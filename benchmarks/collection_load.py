@@ -28,9 +28,10 @@ import httpx
 import numpy as np
 
 from affectlab.annotation.protocol import preset_text
+from affectlab.collection.creation import create_project
 from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.log import EventLog, Item
-from affectlab.collection.project import Project, create_project
+from affectlab.collection.project import Project
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from serving import serve_project

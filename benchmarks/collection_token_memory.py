@@ -27,8 +27,8 @@ from pathlib import Path
 import httpx
 
 from affectlab.annotation.protocol import preset_text
+from affectlab.collection.creation import create_project
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))

@@ -29,10 +29,10 @@ from affectlab.annotation.aggregation import aggregate
 from affectlab.annotation.agreement import agreement_report, krippendorff_alpha
 from affectlab.annotation.readers import Annotations, binarize, read_long, read_wide
 from affectlab.collection.app import create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.crowd import replay_members, replay_protocol_text, work
 from affectlab.collection.export import export_project
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from serving import running

@@ -33,9 +33,9 @@ from fastapi.testclient import TestClient
 
 from affectlab.annotation.protocol import preset_text
 from affectlab.collection.app import create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 
 LABELS = ("fear", "surprise", "disgust")
 STAGE = "fear-surprise-disgust"

@@ -12,8 +12,10 @@ import pytest
 from affectlab.annotation.jobs import aggregate_ratings
 from affectlab.annotation.protocol import Rule, preset, preset_text
 from affectlab.annotation.readers import RatingsSource, read_long
+from affectlab.collection.creation import create_project
+from affectlab.collection.gates import open_stage
 from affectlab.collection.log import EventLog, Item
-from affectlab.collection.project import CollectionError, Project, create_project
+from affectlab.collection.project import CollectionError, Project
 from affectlab.collection.reports import annotator_records, split_half_class_match
 from affectlab.collection.rules import Page, fired_rules
 from affectlab.errors import InputError
@@ -207,7 +209,7 @@ def test_stage_two_receives_what_the_offline_aggregation_of_the_export_says(tmp_
     from affectlab.collection.export import export_project
 
     project, _ = crowd(tmp_path)
-    opened = project.open_stage(SECOND)
+    opened = open_stage(project, SECOND)
     export_project(project, tmp_path / "export")
     folder = tmp_path / "export"  # what the manifest's offline command runs
     ratings = RatingsSource(folder / f"answers-{FIRST}.csv", value_col="value", binarize_values=True)
@@ -269,7 +271,7 @@ def test_the_two_stages_merge_as_emobench_ua_says_and_relabel_recomputes_the_exp
     from affectlab.collection.jobs import relabel_export
 
     project, clock = crowd(tmp_path)
-    project.open_stage(SECOND)
+    open_stage(project, SECOND)
     joyful = {*range(5), 10, 11, 12}
     for k in range(5):
         annotator = passed(project, f"a{k}", SECOND)

@@ -187,8 +187,8 @@ def test_the_exports_named_commands_run_as_written_with_skips_and_without_contro
     import shlex
 
     from affectlab.annotation.protocol import preset_text
+    from affectlab.collection.creation import create_project
     from affectlab.collection.log import Item
-    from affectlab.collection.project import create_project
 
     items = [Item(f"t{i}", f"текст номер {i}") for i in range(20)]
     project, _ = create_project(str(tmp_path / "p.sqlite"), preset_text("emobench-ua"), items, {})  # no controls

@@ -13,9 +13,10 @@ import time
 import httpx
 
 from affectlab.annotation.protocol import preset_text
+from affectlab.collection.creation import create_project
 from affectlab.collection.crowd import CrowdMember, work
 from affectlab.collection.log import EventLog, Item
-from affectlab.collection.project import Project, create_project
+from affectlab.collection.project import Project
 from affectlab.collection.reports import progress
 from serving import serve_project
 

@@ -17,8 +17,8 @@ from schemathesis.checks import negative_data_rejection, not_a_server_error, uns
 
 from affectlab.annotation.protocol import preset_text
 from affectlab.collection.app import create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 from serve_fuzzing import error_body_is_json
 
 

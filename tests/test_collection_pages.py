@@ -19,8 +19,8 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from affectlab.collection.app import create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 from serving import CHROMEDRIVER, CHROMIUM, headless_chromium, running
 
 pytestmark = pytest.mark.skipif(
@@ -36,6 +36,7 @@ labels:
   - {name: fear, text: {en: Fear}}
   - {name: joy, text: {en: Joy}}
 none_choice: {name: none, text: {en: No emotion}}
+other_choice: {name: other, text: {en: Another emotion}}
 intensity: {levels: {en: [low, normal, high]}}
 flag: true
 page_size: 2
@@ -105,6 +106,10 @@ def test_an_annotator_works_with_the_keyboard_and_the_owner_sees_it(browser, tmp
         first = browser.find_elements(By.CSS_SELECTOR, "section.item")[0]
         fear = first.find_element(By.CSS_SELECTOR, "input[data-label=fear]")
         assert not fear.is_selected() and not fear.is_enabled()
+        keys(browser, "o")  # the other choice instead: none unchecked, the labels still blocked
+        other, none = (first.find_element(By.CSS_SELECTOR, f"input[data-{kind}]") for kind in ("other", "none"))
+        assert other.is_selected() and not none.is_selected() and not fear.is_enabled()
+        keys(browser, "o", "0")  # back to none
         keys(browser, "0", "2", "w", "f", "j", "s")  # joy normal + flag; skip the second
         time.sleep(1.1)  # this protocol bans a page sent in under a second
         send(browser)
@@ -120,3 +125,29 @@ def test_an_annotator_works_with_the_keyboard_and_the_owner_sees_it(browser, tmp
         row = browser.find_element(By.CSS_SELECTOR, "#annotators tr[data-key=Olena]").text
         assert "banned" in row and "fast-pages" in row
         assert "first" in browser.find_element(By.ID, "progress").text
+
+
+def test_the_page_speaks_the_protocols_interface_language_and_switches(browser, tmp_path):
+    protocol = PROTOCOL.replace("interface_languages: [en]", "interface_languages: [uk, en]")
+    for field in ("Fear", "Joy", "No emotion", "Another emotion", "Fear."):
+        protocol = protocol.replace(f"{{en: {field}}}", f"{{en: {field}, uk: {field}}}")
+    protocol = protocol.replace('{en: "Choose', '{uk: "Виберіть кожну емоцію.", en: "Choose')
+    levels = "{levels: {en: [low, normal, high]}}"
+    protocol = protocol.replace(levels, "{levels: {en: [low, normal, high], uk: [a, b, c]}}")
+    project, _ = create_project(str(tmp_path / "p.sqlite"), protocol, [Item("1", "Text one.")], {})
+    token = project.invite("Олена")
+    with running(create_app(project)) as url:
+        browser.get(f"{url}/#token={token}")
+        button = wait_for(browser, "#stage-first")
+        assert button.text.startswith("Прочитати навчання")
+        assert browser.find_element(By.ID, "title").text == "Анотування"
+        assert "Клавіші" in browser.find_element(By.ID, "keys").text
+        assert browser.execute_script("return document.documentElement.lang") == "uk"
+        keys(browser, Keys.ENTER)  # keyboard only: the training, in Ukrainian
+        wait_for(browser, "#to-exam")
+        assert browser.find_element(By.ID, "to-exam").text.startswith("Я все прочитав")
+        browser.get(f"{url}/?lang=en")  # the same session, switched to English
+        button = wait_for(browser, "#stage-first")
+        WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "title").text == "Annotation")
+        assert browser.find_element(By.ID, "language").get_attribute("value") == "en"
+        assert "Keys:" in browser.find_element(By.ID, "keys").text

@@ -15,10 +15,10 @@ from affectlab.annotation.aggregation import aggregate
 from affectlab.annotation.agreement import agreement_report
 from affectlab.annotation.readers import binarize, read_long, read_wide
 from affectlab.collection.app import create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.crowd import replay_members, replay_protocol_text, work
 from affectlab.collection.export import export_project
 from affectlab.collection.log import Item
-from affectlab.collection.project import create_project
 
 
 def test_the_ukrainian_crowd_replayed_gives_the_same_agreement_and_labels(data_dir, tmp_path):

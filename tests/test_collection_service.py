@@ -10,8 +10,9 @@ from fastapi.testclient import TestClient
 
 from affectlab.annotation.protocol import preset_text
 from affectlab.collection.app import RateLimiter, create_app
+from affectlab.collection.creation import create_project
 from affectlab.collection.log import EventLog, Item
-from affectlab.collection.project import Project, create_project
+from affectlab.collection.project import Project
 
 STAGE, LATER = "fear-surprise-disgust", "anger-joy-sadness"
 ANNOTATOR_ROUTES = [
@@ -138,6 +139,23 @@ def test_every_answer_carries_the_security_headers(service):
     for response in (client.get("/"), client.get("/owner"), client.get("/api/me"), client.get("/healthz")):
         assert response.headers["x-frame-options"] == "DENY" and response.headers["referrer-policy"] == "no-referrer"
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+
+
+def test_the_pages_scripts_and_styles_are_files_under_a_csp_without_unsafe_inline(service):
+    import re
+
+    client, *_ = service
+    for page, name in (("/", "annotate"), ("/owner", "owner")):
+        response = client.get(page)
+        assert "unsafe-inline" not in response.headers["content-security-policy"]
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert not re.search(r"<script>|<style>|\sstyle=|\son[a-z]+=", response.text)  # nothing inline
+        assert f'src="/static/{name}.js"' in response.text and f'href="/static/{name}.css"' in response.text
+        script, style = client.get(f"/static/{name}.js"), client.get(f"/static/{name}.css")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+        assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    assert client.get("/static/app.py").status_code == 404
+    assert client.get("/static/..%2Fapp.py").status_code == 404
 
 
 def test_health_answers_head_as_well_as_get(service):

@@ -114,6 +114,7 @@ def select_command(
     manifest."""
     from affectlab.annotation.jobs import select_pool
     from affectlab.cli.output import stage_progress
+    from affectlab.detectors.detect import first_emotions
 
     if out.resolve() == pool.resolve():
         raise InputError(f"--out {str(out)!r} is the pool itself; choose another path")
@@ -141,18 +142,6 @@ def _print_selection(manifest: dict[str, Any], pool: Path, out: Path) -> None:
     stdout.print(table)
     stdout.print(Text(f"toxicity: {manifest['toxicity']}"))
     stdout.print(styled("wrote {:,} texts to {} and the manifest beside it", manifest["stages"][-1]["kept"], out))
-
-
-def first_emotions(texts: list[str]) -> list[str]:
-    """Each text's highest-scoring Ekman emotion by the default detector, or ``none`` when it gives no label (the
-    reader ``annotate select`` spreads its draw over)."""
-    from affectlab.detectors.detect import detect
-
-    found = detect(texts, taxonomy="ekman")
-    chosen = [[label for label in d.labels if label != "none"] for d in found]
-    return [
-        max(labels, key=d.scores.__getitem__) if labels else "none" for labels, d in zip(chosen, found, strict=True)
-    ]
 
 
 def _print_summary(summary: dict[str, Any]) -> None:

@@ -117,14 +117,15 @@ def revoke_command(project: Path = ProjectFile, name: str = typer.Argument(..., 
 
 def open_stage_command(project: Path = ProjectFile, stage: str = typer.Argument(..., show_default=False),
                        as_json: bool = Json) -> None:  # fmt: skip
-    """Open a gated stage: it receives the items whose aggregated labels in the stage before hold one of its
-    labels (EmoBench-UA's second project); again later, it adds the items finished since."""
+    """Open a gated stage: it receives the items that pass its gate in the stage before (EmoBench-UA's second
+    project: every text with a label other than none there); again later, it adds the items finished since."""
+    from affectlab.collection.gates import open_stage
     from affectlab.collection.jobs import project_for_writing
     from affectlab.collection.project import CollectionError
 
     try:
         with project_for_writing(project) as writing:
-            opened = writing.open_stage(stage)
+            opened = open_stage(writing, stage)
     except CollectionError as exc:
         raise InputError(str(exc)) from None
     if as_json:

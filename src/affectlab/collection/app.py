@@ -26,12 +26,13 @@ old one refused from then on), ``DELETE /api/owner/annotators/{name}``
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 
@@ -115,33 +116,29 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     _add_error_handlers(app)
     _add_body_limit(app)
 
-    async def token(request: Request) -> str:
-        """The request's token once its sender is within the rate limit (a verified token's own, else the client
-        address's)."""
+    async def caller(request: Request) -> Caller:
+        """Who sends the request, looked up once, once its sender is within the rate limit (a verified token's
+        own, else the client address's)."""
         scheme, _, value = request.headers.get("authorization", "").partition(" ")
         value = value.strip()
-        known = scheme.lower() == "bearer" and 0 < len(value) <= MAX_TOKEN_CHARS and _identity(project, value)
+        found = _caller(project, value) if scheme.lower() == "bearer" and 0 < len(value) <= MAX_TOKEN_CHARS else None
         client = request.client.host if request.client is not None else "unknown"
-        if not limiter.allow(known or f"address {client}"):
+        if not limiter.allow(found.key if found is not None else f"address {client}"):
             raise CollectionError("too many requests; slow down", 429)
         if scheme.lower() != "bearer" or not value:
             raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401)
-        if len(value) > MAX_TOKEN_CHARS:
-            raise CollectionError("unknown, revoked or expired token", 401)
-        return value
-
-    async def annotator(value: Annotated[str, Depends(token)]) -> AnnotatorState:
-        found = project.annotator_for(value)
         if found is None:
-            if project.is_owner(value):
-                raise CollectionError("this is the owner's token, not an annotator's", 403)
             raise CollectionError("unknown, revoked or expired token", 401)
         return found
 
-    async def owner(value: Annotated[str, Depends(token)]) -> None:
-        if not project.is_owner(value):
-            status = 403 if project.annotator_for(value) is not None else 401
-            raise CollectionError("the owner's token is needed", status)
+    async def annotator(who: Annotated[Caller, Depends(caller)]) -> AnnotatorState:
+        if who.annotator is None:
+            raise CollectionError("this is the owner's token, not an annotator's", 403)
+        return who.annotator
+
+    async def owner(who: Annotated[Caller, Depends(caller)]) -> None:
+        if not who.owner:
+            raise CollectionError("the owner's token is needed", 403)
 
     _annotator_routes(app, project, annotator)
     _owner_routes(app, project, owner)
@@ -149,12 +146,25 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     return app
 
 
-def _identity(project: Project, token: str) -> str:
-    """Whose ``token`` is, as the rate limiter's key: ``owner``, ``annotator NAME``, or "" for an unknown one."""
+@dataclass(frozen=True)
+class Caller:
+    """A verified token's holder: the owner, or an annotator (with a live invite)."""
+
+    owner: bool
+    annotator: AnnotatorState | None
+
+    @property
+    def key(self) -> str:
+        """The rate limiter's key: ``owner`` or ``annotator NAME``."""
+        return "owner" if self.annotator is None else f"annotator {self.annotator.name}"
+
+
+def _caller(project: Project, token: str) -> Caller | None:
+    """Whose ``token`` is (None: nobody's, or a revoked or expired invite's)."""
     if project.is_owner(token):
-        return "owner"
+        return Caller(owner=True, annotator=None)
     found = project.annotator_for(token)
-    return "" if found is None else f"annotator {found.name}"
+    return None if found is None else Caller(owner=False, annotator=found)
 
 
 def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
@@ -191,7 +201,7 @@ def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
 
 
 def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
-    from affectlab.collection import reports
+    from affectlab.collection import gates, reports
 
     Owner = Depends(owner)
 
@@ -218,7 +228,7 @@ def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
 
     @app.post("/api/owner/stages/{stage}/open", dependencies=[Owner])
     def open_stage(stage: str) -> dict[str, Any]:
-        return project.open_stage(stage)
+        return gates.open_stage(project, stage)
 
     @app.get("/api/owner/stages/{stage}/agreement", dependencies=[Owner])
     def agreement(stage: str) -> dict[str, Any]:
@@ -247,6 +257,12 @@ def _public_protocol(project: Project) -> dict[str, Any]:
     }  # fmt: skip
 
 
+STATIC_FILES = {"annotate.js": "text/javascript", "owner.js": "text/javascript", "annotate.css": "text/css",
+                "owner.css": "text/css", "messages.json": "application/json"}  # fmt: skip
+"""The pages' scripts, styles and the annotation page's message catalogues (``pages/``: every word it shows, in
+en, uk and es), served under ``/static/`` and nothing else."""
+
+
 def _pages(app: FastAPI) -> None:
     @app.head("/healthz", include_in_schema=False)
     @app.get("/healthz")
@@ -260,6 +276,14 @@ def _pages(app: FastAPI) -> None:
     @app.get("/owner", response_class=HTMLResponse, include_in_schema=False)
     def owner_page() -> str:
         return resources.files("affectlab.collection").joinpath("pages", "owner.html").read_text("utf-8")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static_file(name: str) -> Response:
+        """The pages' scripts and styles, as files (the CSP allows no inline script or style)."""
+        if name not in STATIC_FILES:
+            raise CollectionError(f"no file {name!r}", 404)
+        text = resources.files("affectlab.collection").joinpath("pages", name).read_text("utf-8")
+        return Response(text, media_type=STATIC_FILES[name])
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -289,11 +313,10 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
-    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; "
-    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'",
 }
 """Sent with every answer: no sniffing, no framing, no referrer (a token must never travel in one), nothing cached
-(answers are an annotator's own), scripts only from the page itself."""
+(answers are an annotator's own), scripts and styles only as the service's own files (none inline)."""
 
 
 def _add_body_limit(app: FastAPI) -> None:

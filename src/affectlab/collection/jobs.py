@@ -8,9 +8,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from affectlab.collection.creation import create_project
 from affectlab.collection.log import EventLog, Item
 from affectlab.collection.merging import MergedLabels
-from affectlab.collection.project import DEFAULT_RESERVATION, Project, create_project
+from affectlab.collection.project import DEFAULT_RESERVATION, Project
 from affectlab.errors import InputError
 
 

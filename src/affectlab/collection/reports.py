@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -19,6 +20,7 @@ import pandas as pd
 from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.readers import Annotations, binarize
 from affectlab.collection.merging import ANSWER_COLUMNS, stage_labels, stage_ratings
+from affectlab.collection.state import AnnotatorState
 
 if TYPE_CHECKING:
     from affectlab.collection.project import Project
@@ -154,11 +156,17 @@ def _annotator_records(project: Project) -> list[dict[str, Any]]:
         rows.append({
             "name": annotator.name, "pseudonym": annotator.pseudonym, "status": status,
             "pages": len(annotator.pages), "skipped_pages": sum(p.skipped for p in annotator.pages),
-            "median_seconds": project.median_seconds(annotator), "control_accuracy": annotator.control_accuracy(),
+            "median_seconds": _median_seconds(annotator), "control_accuracy": annotator.control_accuracy(),
             "exams": [{k: e[k] for k in ("stage", "accuracy", "passed")} for e in annotator.exams],
             "actions": annotator.actions,
         })  # fmt: skip
     return rows
+
+
+def _median_seconds(annotator: AnnotatorState) -> float | None:
+    """The median seconds per answered page of ``annotator``."""
+    seconds = [page.seconds for page in annotator.pages if not page.skipped]
+    return statistics.median(seconds) if seconds else None
 
 
 def agreement(project: Project, stage: str, n_bootstrap: int, trials: int) -> dict[str, Any]:

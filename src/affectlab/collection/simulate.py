@@ -6,8 +6,9 @@ Each member is invited, reads the stage's training and passes its exam with the 
 simulation knows them; a person learns them), then answers pages from the truth by its behaviour (intensity 2 for
 every label it gives, on a scale) until its ``pages`` are done, no text is left for it, or the rules stop it. The
 clock starts at the real time and moves by each page's simulated seconds (diligent 35-120 s, fast clicker 4-14 s,
-others 20-120 s, and 1-10 s between pages), one member after the other; a member paused for a break goes back to
-work after it. Everything is logged in the project like real work, so run it on a project made for trying (or a copy).
+others 20-120 s, and 1-10 s between pages), the members taking a page each in turn; a member paused for a break
+goes back to work after it. Everything is logged in the project like real work, so run it on a project made for
+trying (or a copy).
 """
 
 from __future__ import annotations
@@ -79,18 +80,14 @@ def simulate(
     try:
         order = [(behaviour, number) for behaviour, count in crowd.items() for number in range(1, count + 1)]
         rng.shuffle(order)  # the kinds mixed, as in a real crowd
+        members = []
         for behaviour, number in order:
             name = f"simulated-{behaviour}-{number}-{rng.randrange(10**6)}"
             member = _member(project, name, SimulatedAnnotator(name, behaviour), truth, by_text, spec, rng)
             _pass_training(client, project, member.token, stage)
-            has_none = project.protocol.none_choice is not None
-            other = project.protocol.other_choice.name if project.protocol.other_choice else None
-            while True:
-                work(client, member, stage, max_pages=pages, advance=clock.advance, has_none=has_none, other=other)
-                if member.status != "paused":
-                    break
-                clock.now = max(clock.now, project.state.annotators[name].paused_until or clock.now)  # the break
-                member.status = "active"
+            members.append((behaviour, member))
+        _in_turns(project, client, [member for _, member in members], stage, pages, clock)
+        for behaviour, member in members:
             tally = outcome.setdefault(behaviour, Counter())
             tally["members"] += 1
             tally["pages"] += member.pages
@@ -98,6 +95,26 @@ def simulate(
     finally:
         project.clock = real_clock
     return {behaviour: dict(tally) for behaviour, tally in outcome.items()}
+
+
+def _in_turns(
+    project: Project, client: Any, members: list[CrowdMember], stage: str, pages: int, clock: SimulatedClock
+) -> None:
+    """The members work a page each in turn, as a crowd works side by side (one after the other, the first
+    members would take every text before the last began), until each has its ``pages``, has no page left or is
+    stopped; a member paused for a break waits for its end."""
+    has_none = project.protocol.none_choice is not None
+    other = project.protocol.other_choice.name if project.protocol.other_choice else None
+    working = list(members)
+    while working:
+        for member in list(working):
+            done = member.pages
+            work(client, member, stage, max_pages=done + 1, advance=clock.advance, has_none=has_none, other=other)
+            if member.status == "paused":
+                clock.now = max(clock.now, project.state.annotators[member.name].paused_until or clock.now)
+                member.status = "active"
+            elif member.status != "active" or member.pages == done or member.pages >= pages:
+                working.remove(member)
 
 
 def _check_answerable(
