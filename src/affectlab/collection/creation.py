@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from affectlab.annotation.protocol import duration_seconds, protocol_from_data
 from affectlab.collection.access import new_token, token_hash
+from affectlab.collection.events import Entry, StageOpened
 from affectlab.collection.log import EventLog, Item
 from affectlab.collection.project import DEFAULT_RESERVATION, MIN_RESERVATION_SECONDS, Clock, Project
 from affectlab.errors import InputError
@@ -44,7 +45,7 @@ def create_project(
     log = EventLog.create(path, meta, items, gold)
     project = Project(log, clock)
     ordinary = [item.id for item in items if not item.control]
-    opened = [("stage-opened", None, {"stage": stage.name, "items": ordinary}) for stage in protocol.stages
-              if stage.gate is None]  # fmt: skip
+    opened: list[Entry] = [(None, StageOpened(stage.name, tuple(ordinary))) for stage in protocol.stages
+                           if stage.gate is None]  # fmt: skip
     project.append_events(opened)
     return project, token

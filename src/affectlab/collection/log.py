@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from affectlab.collection.events import Entry
 from affectlab.errors import InputError
 
 FORMAT = "affectlab-collection"
@@ -135,11 +136,13 @@ class EventLog:
             rows = self._connection.execute("SELECT item, label, value FROM gold").fetchall()
         return {(item, label): float(value) for item, label, value in rows}
 
-    def append(self, at: float, entries: Sequence[tuple[str, str | None, Mapping[str, Any]]]) -> list[Event]:
-        """Append ``(kind, annotator, data)`` entries at server time ``at``, in one committed transaction."""
+    def append(self, at: float, entries: Sequence[Entry]) -> list[Event]:
+        """Append ``(annotator, record)`` entries at server time ``at``, in one committed transaction: each line
+        holds the record's kind and its fields as JSON (:mod:`.events`)."""
         with self._lock, self._connection:
             events = []
-            for kind, annotator, data in entries:
+            for annotator, record in entries:
+                kind, data = record.kind, record.data()
                 text = json.dumps(data, ensure_ascii=False, sort_keys=True)
                 cursor = self._connection.execute(
                     "INSERT INTO events (at, kind, annotator, data) VALUES (?, ?, ?, ?)", (at, kind, annotator, text)

@@ -28,6 +28,15 @@ from affectlab.collection.access import (
     token_hash,
 )
 from affectlab.collection.answers import checked_answers, exam_accuracy
+from affectlab.collection.events import (
+    Entry,
+    ExamTaken,
+    Invited,
+    OwnerRotated,
+    Revoked,
+    StageOpened,
+    Trained,
+)
 from affectlab.collection.log import EventLog
 from affectlab.collection.rules import Page
 from affectlab.collection.scheduling import Scheduler
@@ -70,12 +79,12 @@ class Project:
 
     # -- the log ---------------------------------------------------------------------------------------------------
 
-    def _append(self, entries: Sequence[tuple[str, str | None, Mapping[str, Any]]], now: float) -> None:
+    def _append(self, entries: Sequence[Entry], now: float) -> None:
         for event in self.log.append(now, entries):
             self.state.apply(event)
 
-    def append_events(self, entries: Sequence[tuple[str, str | None, Mapping[str, Any]]]) -> None:
-        """Append ``entries`` (kind, annotator or None, data) at the project's time, in one transaction."""
+    def append_events(self, entries: Sequence[Entry]) -> None:
+        """Append ``entries`` (annotator or None, record) at the project's time, in one transaction."""
         with self.lock:
             self._append(entries, self.clock())
 
@@ -89,7 +98,7 @@ class Project:
         """A new owner token (shown once, stored hashed); the old one is refused from now on."""
         token = new_token()
         with self.lock:
-            self._append([("owner-rotated", None, {"token_hash": token_hash(token)})], self.clock())
+            self._append([(None, OwnerRotated(token_hash(token)))], self.clock())
         return token
 
     def annotator_for(self, token: str) -> AnnotatorState | None:
@@ -111,9 +120,7 @@ class Project:
             now = self.clock()
             known = self.state.annotators.get(name)
             pseudonym = known.pseudonym if known else f"annotator-{len(self.state.annotators) + 1:03d}"
-            data = {"token_hash": token_hash(token), "expires_at": now + duration_seconds(expires),
-                    "pseudonym": pseudonym}  # fmt: skip
-            self._append([("invited", name, data)], now)
+            self._append([(name, Invited(token_hash(token), now + duration_seconds(expires), pseudonym))], now)
         return token
 
     def revoke(self, name: str) -> None:
@@ -121,7 +128,7 @@ class Project:
         with self.lock:
             if name not in self.state.annotators:
                 raise CollectionError(f"no annotator {name!r}", 404)
-            self._append([("revoked", name, {})], self.clock())
+            self._append([(name, Revoked())], self.clock())
 
     # -- what an annotator does ------------------------------------------------------------------------------------
 
@@ -144,7 +151,7 @@ class Project:
         with self.lock:
             check_not_blocked(annotator, self.clock(), training=True)
             if stage.name not in annotator.trained:
-                self._append([("trained", annotator.name, {"stage": stage.name})], self.clock())
+                self._append([(annotator.name, Trained(stage.name))], self.clock())
         return [example.model_dump(exclude={"source"}) for example in stage.training.examples]
 
     def exam(self, annotator: AnnotatorState, stage_name: str) -> list[dict[str, Any]]:
@@ -161,8 +168,7 @@ class Project:
         accuracy = exam_accuracy(stage.exam.examples, answers, stage.labels)
         passed = accuracy >= stage.exam.pass_accuracy
         with self.lock:
-            data = {"stage": stage.name, "accuracy": accuracy, "passed": passed}
-            self._append([("exam-taken", annotator.name, data)], self.clock())
+            self._append([(annotator.name, ExamTaken(stage.name, accuracy, passed))], self.clock())
         return {"accuracy": accuracy, "passed": passed, "pass_accuracy": stage.exam.pass_accuracy}
 
     def _exam_stage(self, annotator: AnnotatorState, stage_name: str) -> Stage:
@@ -187,11 +193,11 @@ class Project:
             return None if page is None else page_view(self.items, page)
 
     def _issue(self, annotator: AnnotatorState, stage: Stage, now: float) -> Page | None:
-        data = self.scheduler.next_page(self.state, annotator, stage, now, self.reservation)
-        if data is None:
+        issued = self.scheduler.next_page(self.state, annotator, stage, now, self.reservation)
+        if issued is None:
             return None
-        self._append([("issued", annotator.name, data)], now)
-        return self.state.pages[data["page"]]
+        self._append([(annotator.name, issued)], now)
+        return self.state.pages[issued.page]
 
     def submit(self, annotator: AnnotatorState, page_id: str, raw: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Record a page's answers, the control results and whatever the rules then do; the annotator's standing."""
@@ -216,7 +222,7 @@ class Project:
         """Give the gated ``stage`` its ``items`` (every item that passes its gate so far:
         :func:`.gates.open_stage` decides them)."""
         with self.lock:
-            self._append([("stage-opened", None, {"stage": stage.name, "items": items})], self.clock())
+            self._append([(None, StageOpened(stage.name, tuple(items)))], self.clock())
             self.scheduler.stage_reopened(stage.name)
 
     def complete(self, stage: str, item: str) -> bool:

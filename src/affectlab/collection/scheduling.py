@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping
-from typing import Any
 
 from affectlab.annotation.protocol import Protocol, Stage
+from affectlab.collection.events import Issued
 from affectlab.collection.state import AnnotatorState, CollectionState
 
 
@@ -53,9 +53,9 @@ class Scheduler:
 
     def next_page(
         self, state: CollectionState, annotator: AnnotatorState, stage: Stage, now: float, reservation: float
-    ) -> dict[str, Any] | None:
-        """The data of the ``issued`` event of the annotator's next page of ``stage`` (its items, control tasks
-        among them, in page order, reserved for ``reservation`` seconds), or None when no item is left for them."""
+    ) -> Issued | None:
+        """The ``issued`` event of the annotator's next page of ``stage`` (its items, control tasks among them, in
+        page order, reserved for ``reservation`` seconds), or None when no item is left for them."""
         rng = random.Random(f"{self.seed}:{annotator.name}:{stage.name}:{len(annotator.pages)}")
         share = self.protocol.controls.share if self.protocol.controls else 0.0
         n_controls = sum(rng.random() < share for _ in range(self.protocol.page_size))
@@ -65,8 +65,7 @@ class Scheduler:
             return None
         order = items + controls
         rng.shuffle(order)
-        return {"page": secrets.token_urlsafe(12), "stage": stage.name, "items": order, "controls": controls,
-                "expires_at": now + reservation}  # fmt: skip
+        return Issued(secrets.token_urlsafe(12), stage.name, tuple(order), tuple(controls), now + reservation)
 
     def _free_items(
         self, state: CollectionState, annotator: AnnotatorState, stage: Stage, n: int, now: float

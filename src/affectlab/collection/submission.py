@@ -9,11 +9,19 @@ from typing import Any
 
 from affectlab.annotation.protocol import Protocol, duration_seconds
 from affectlab.collection.answers import presence_matches
+from affectlab.collection.events import (
+    AnswerRecord,
+    Banned,
+    ControlResult,
+    Entry,
+    Flagged,
+    Paused,
+    Retrain,
+    Skipped,
+    Submitted,
+)
 from affectlab.collection.rules import Page, fired_rules
 from affectlab.collection.state import AnnotatorState
-
-Entry = tuple[str, str | None, Mapping[str, Any]]
-"""An event to append: its kind, the annotator it concerns (None: the owner's) and its data."""
 
 
 def submission_events(
@@ -21,22 +29,20 @@ def submission_events(
 ) -> list[Entry]:
     """The events of ``page``'s checked ``answers``: ``submitted`` (or ``skipped`` when every answer is a skip),
     a ``flagged`` per flag and a ``control-result`` per answered control task."""
-    records = [
-        {"item": page.items[answer["position"]], **{k: v for k, v in answer.items() if k != "position"}}
-        for answer in answers
-    ]
-    kind = "skipped" if all(answer["skip"] for answer in records) else "submitted"
-    entries: list[Entry] = [(kind, page.annotator, {"page": page.id, "answers": records})]
+    records = tuple(
+        AnswerRecord(page.items[a["position"]], a["labels"], a["none"], a["skip"], a["flag"], a.get("other", False))
+        for a in answers
+    )
+    kind = Skipped if all(answer.skip for answer in records) else Submitted
+    entries: list[Entry] = [(page.annotator, kind(page.id, records))]
     stage = next(s for s in protocol.stages if s.name == page.stage)
     for answer in records:
-        if answer["flag"] is not None:
-            entries.append(("flagged", page.annotator, {"page": page.id, "item": answer["item"],
-                                                        "flag": answer["flag"]}))  # fmt: skip
-        if answer["item"] in page.controls and not answer["skip"]:
-            known = {lb: v for (it, lb), v in gold.items() if it == answer["item"] and lb in stage.labels}
-            correct = presence_matches(answer["labels"], known)
-            entries.append(("control-result", page.annotator, {"page": page.id, "item": answer["item"],
-                                                               "correct": correct}))  # fmt: skip
+        if answer.flag is not None:
+            entries.append((page.annotator, Flagged(page.id, answer.item, answer.flag)))
+        if answer.item in page.controls and not answer.skip:
+            known = {lb: v for (it, lb), v in gold.items() if it == answer.item and lb in stage.labels}
+            correct = presence_matches(answer.labels, known)
+            entries.append((page.annotator, ControlResult(page.id, answer.item, correct)))
     return entries
 
 
@@ -47,9 +53,9 @@ def rule_events(protocol: Protocol, annotator: AnnotatorState, now: float) -> li
         then = rule.then
         if then.ban is not None:
             until = None if then.ban == "permanent" else now + duration_seconds(then.ban)
-            entries.append(("banned", annotator.name, {"rule": rule.name, "until": until}))
+            entries.append((annotator.name, Banned(rule.name, until)))
         elif then.pause is not None:
-            entries.append(("paused", annotator.name, {"rule": rule.name, "until": now + duration_seconds(then.pause)}))
+            entries.append((annotator.name, Paused(rule.name, now + duration_seconds(then.pause))))
         else:
-            entries.append(("retrain", annotator.name, {"rule": rule.name}))
+            entries.append((annotator.name, Retrain(rule.name)))
     return entries
