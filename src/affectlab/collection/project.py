@@ -41,7 +41,7 @@ from affectlab.collection.log import EventLog
 from affectlab.collection.rules import Page
 from affectlab.collection.scheduling import Scheduler
 from affectlab.collection.state import AnnotatorState, CollectionState
-from affectlab.collection.submission import rule_events, submission_events
+from affectlab.collection.submission import rule_events, submission_events, submitted_page
 from affectlab.collection.views import page_view, standing
 
 __all__ = ["CollectionError", "Project"]
@@ -212,8 +212,9 @@ class Project:
                 raise CollectionError("this page's reservation expired; ask for a new page", 409)
             check_not_blocked(annotator, self.clock())
             answers = checked_answers(self.protocol, self.stages[page.stage], raw, len(page.items))
-            self._append(submission_events(self.protocol, self.gold, page, answers), now)
-            self._append(rule_events(self.protocol, annotator, now), now)
+            entries = submission_events(self.protocol, self.gold, page, answers)
+            after = [*annotator.pages, submitted_page(page, entries, now)]
+            self._append([*entries, *rule_events(self.protocol, annotator, after, now)], now)  # one transaction
         return self.me(annotator)
 
     # -- what the owner does ---------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """What a submitted page becomes: the events it appends (its answers, flags and control results) and those the
-quality rules then add (bans, pauses, retraining), computed from the state without changing it; the project
-appends them in one transaction."""
+quality rules then add (bans, pauses, retraining) over the annotator's pages with this one as it will be, computed
+from the state without changing it, so that the project appends them all in one transaction."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,10 +47,20 @@ def submission_events(
     return entries
 
 
-def rule_events(protocol: Protocol, annotator: AnnotatorState, now: float) -> list[Entry]:
-    """The actions of the protocol's rules that fire on the annotator's pages at ``now``."""
+def submitted_page(page: Page, entries: list[Entry], now: float) -> Page:
+    """``page`` as it will be once its submission ``entries`` are applied at ``now`` (what the rules read, so that
+    a submission and the rules' actions are appended in one transaction)."""
+    results = [record.correct for _, record in entries if isinstance(record, ControlResult)]
+    skipped = isinstance(entries[0][1], Skipped)
+    return dataclasses.replace(page, submitted_at=now, skipped=skipped, control_results=[*page.control_results,
+                                                                                          *results])  # fmt: skip
+
+
+def rule_events(protocol: Protocol, annotator: AnnotatorState, pages: list[Page], now: float) -> list[Entry]:
+    """The actions of the protocol's rules that fire on ``pages`` (the annotator's, the one being submitted
+    last) at ``now``."""
     entries: list[Entry] = []
-    for rule in fired_rules(protocol.rules, annotator.pages, annotator.marks):
+    for rule in fired_rules(protocol.rules, pages, annotator.marks):
         then = rule.then
         if then.ban is not None:
             until = None if then.ban == "permanent" else now + duration_seconds(then.ban)
