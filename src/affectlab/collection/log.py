@@ -150,10 +150,12 @@ class EventLog:
                 events.append(Event(int(cursor.lastrowid or 0), at, kind, annotator, data))
             return events
 
-    def events(self) -> Iterator[Event]:
-        """Every event, oldest first."""
+    def events(self, after: int = 0) -> Iterator[Event]:
+        """Every event after sequence number ``after``, oldest first."""
         with self._lock:
-            rows = self._connection.execute("SELECT seq, at, kind, annotator, data FROM events ORDER BY seq").fetchall()
+            rows = self._connection.execute(
+                "SELECT seq, at, kind, annotator, data FROM events WHERE seq > ? ORDER BY seq", (after,)
+            ).fetchall()
         for seq, at, kind, annotator, data in rows:
             yield Event(seq, at, kind, annotator, json.loads(data))
 

@@ -83,6 +83,12 @@ class Project:
         for event in self.log.append(now, entries):
             self.state.apply(event)
 
+    def catch_up(self) -> None:
+        """Apply the events another :class:`Project` on the same log appended since this one last read it."""
+        with self.lock:
+            for event in self.log.events(after=self.state.last_seq):
+                self.state.apply(event)
+
     def append_events(self, entries: Sequence[Entry]) -> None:
         """Append ``entries`` (annotator or None, record) at the project's time, in one transaction."""
         with self.lock:

@@ -71,29 +71,29 @@ def simulate(
     if stage not in project.state.stage_items:
         raise InputError(f"stage {stage!r} is not open yet (annotate open-stage)")
     _check_answerable(project, truth, crowd, stage)
-    clock, real_clock = SimulatedClock(project.clock()), project.clock
-    project.clock = clock
-    client = TestClient(create_app(project, rate=1e9, burst=1e9))
+    clock = SimulatedClock(project.clock())
+    simulated = Project(project.log, clock)  # the same log on the simulated clock, given at construction
+    client = TestClient(create_app(simulated, rate=1e9, burst=1e9))
     rng = random.Random(seed)
-    by_text = {item.text: item.id for item in project.items.values()}
-    outcome: dict[str, Counter[str]] = {}
+    by_text = {item.text: item.id for item in simulated.items.values()}
+    order = [(behaviour, number) for behaviour, count in crowd.items() for number in range(1, count + 1)]
+    rng.shuffle(order)  # the kinds mixed, as in a real crowd
+    members = []
     try:
-        order = [(behaviour, number) for behaviour, count in crowd.items() for number in range(1, count + 1)]
-        rng.shuffle(order)  # the kinds mixed, as in a real crowd
-        members = []
         for behaviour, number in order:
             name = f"simulated-{behaviour}-{number}-{rng.randrange(10**6)}"
-            member = _member(project, name, SimulatedAnnotator(name, behaviour), truth, by_text, spec, rng)
-            _pass_training(client, project, member.token, stage)
+            member = _member(simulated, name, SimulatedAnnotator(name, behaviour), truth, by_text, spec, rng)
+            _pass_training(client, simulated, member.token, stage)
             members.append((behaviour, member))
-        _in_turns(project, client, [member for _, member in members], stage, pages, clock)
-        for behaviour, member in members:
-            tally = outcome.setdefault(behaviour, Counter())
-            tally["members"] += 1
-            tally["pages"] += member.pages
-            tally["stopped"] += member.status in ("banned", "retrain")
+        _in_turns(simulated, client, [member for _, member in members], stage, pages, clock)
     finally:
-        project.clock = real_clock
+        project.catch_up()  # what the crowd did, in the caller's project too
+    outcome: dict[str, Counter[str]] = {}
+    for behaviour, member in members:
+        tally = outcome.setdefault(behaviour, Counter())
+        tally["members"] += 1
+        tally["pages"] += member.pages
+        tally["stopped"] += member.status in ("banned", "retrain")
     return {behaviour: dict(tally) for behaviour, tally in outcome.items()}
 
 
