@@ -12,14 +12,11 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from affectlab.collection.records import AnnotatorState, Answer
+from affectlab.collection.records import AnnotatorState, Answer, StateRecords
 from affectlab.collection.rules import Page
 from affectlab.errors import InputError
-
-if TYPE_CHECKING:
-    from affectlab.collection.state import CollectionState
 
 LOG_FORMAT = 1
 """The version of the events' fields (what :func:`decode` reads; a record's fields are only ever added, with
@@ -36,7 +33,7 @@ class EventRecord:
         """The fields as the log stores them (JSON)."""
         return dataclasses.asdict(self)
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         """Change ``state`` by this event, logged at ``at`` for ``annotator``."""
         raise NotImplementedError
 
@@ -50,7 +47,7 @@ class Invited(EventRecord):
     expires_at: float
     pseudonym: str
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         name = str(annotator)
         old = state.annotators.get(name)
         if old is not None:
@@ -67,7 +64,7 @@ class Revoked(EventRecord):
 
     kind: ClassVar[str] = "revoked"
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         found = state.annotators[str(annotator)]
         found.revoked = True
         state.by_token.pop(found.token_hash, None)
@@ -80,7 +77,7 @@ class Trained(EventRecord):
     kind: ClassVar[str] = "trained"
     stage: str
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         state.annotators[str(annotator)].trained.add(self.stage)
 
 
@@ -93,7 +90,7 @@ class ExamTaken(EventRecord):
     accuracy: float
     passed: bool
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         found = state.annotators[str(annotator)]
         found.exams.append({**self.data(), "at": at})
         if self.passed:
@@ -112,7 +109,7 @@ class Issued(EventRecord):
     controls: tuple[str, ...]
     expires_at: float
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         found = state.annotators[str(annotator)]
         page = Page(self.page, found.name, self.stage, self.items, frozenset(self.controls), at, self.expires_at)
         state.pages[page.id] = page
@@ -143,7 +140,7 @@ class Submitted(EventRecord):
     page: str
     answers: tuple[AnswerRecord, ...]
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         page = state.pages[self.page]
         found = state.annotators[page.annotator]
         page.submitted_at = at
@@ -177,7 +174,7 @@ class Flagged(EventRecord):
     item: str
     flag: str
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         """Nothing to change: the answer carries the flag."""
 
 
@@ -190,7 +187,7 @@ class ControlResult(EventRecord):
     item: str
     correct: bool
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         state.pages[self.page].control_results.append(self.correct)
 
 
@@ -200,7 +197,7 @@ class RuleAction(EventRecord):
 
     rule: str
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         found = state.annotators[str(annotator)]
         found.marks[self.rule] = len(found.pages)
         found.actions.append({"action": self.kind, **self.data(), "at": at})
@@ -253,7 +250,7 @@ class StageOpened(EventRecord):
     stage: str
     items: tuple[str, ...]
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         state.stage_items[self.stage] = list(self.items)
 
 
@@ -264,7 +261,7 @@ class OwnerRotated(EventRecord):
     kind: ClassVar[str] = "owner-rotated"
     token_hash: str
 
-    def apply(self, state: CollectionState, at: float, annotator: str | None) -> None:
+    def apply(self, state: StateRecords, at: float, annotator: str | None) -> None:
         state.owner_token_hash = self.token_hash
 
 

@@ -39,6 +39,7 @@ from affectlab.annotation.protocol import Protocol
 from affectlab.collection.merging import MergedLabels, merged_labels, read_answers, read_gold
 from affectlab.collection.project import Project
 from affectlab.collection.reports import agreement, annotator_records, answer_rows
+from affectlab.collection.views import ProjectView
 from affectlab.errors import InputError
 from affectlab.io.atomic import write_atomically
 from affectlab.io.progress import Progress, quiet
@@ -97,20 +98,28 @@ def _manifest(project: Project, merged: MergedLabels, has_controls: bool) -> dic
     controls = " --controls controls.csv" if method.controls_as_truth and has_controls else ""
     cut = f" --min-confidence {method.min_confidence}" if method.min_confidence else ""
     labels = merged.labels
-    rated = {answer.stage for answer in project.state.answers if not answer.skip}  # stages with something to aggregate
+    counts = project.view(_counts)
     return {
         "protocol": project.protocol.name,
-        "stages": {s.name: len(project.state.stage_items.get(s.name, [])) for s in project.protocol.stages},
-        "answers": sum(not a.skip for a in project.state.answers),
-        "annotators": len(project.state.annotators),
+        **{key: value for key, value in counts.items() if key != "rated"},
         "finished_items": len(labels), "passing_items": int(labels["passes"].sum()) if len(labels) else 0,
         "items_with_unasked_labels": len(merged.unasked),
         "offline": {
             **{s.name: f"affectlab annotate aggregate answers-{s.name}.csv --value-col value --text-col text"
                        f"{binarize} --method {method.method}{cut}{controls} --out labels-{s.name}.csv"
-               for s in project.protocol.stages if s.name in rated},
+               for s in project.protocol.stages if s.name in counts["rated"]},
             "labels": "affectlab annotate relabel . --out labels-again.csv",
         },
+    }  # fmt: skip
+
+
+def _counts(view: ProjectView) -> dict[str, Any]:
+    """Items per stage, answers (skips left out), annotators, and the stages with ratings to aggregate."""
+    answers = view.state.answers
+    return {
+        "stages": {s.name: len(view.state.stage_items.get(s.name, [])) for s in view.protocol.stages},
+        "answers": sum(not a.skip for a in answers), "annotators": len(view.state.annotators),
+        "rated": {a.stage for a in answers if not a.skip},
     }  # fmt: skip
 
 

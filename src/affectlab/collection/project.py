@@ -17,7 +17,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from affectlab.annotation.protocol import Protocol, Stage, duration_seconds, protocol_from_data
 from affectlab.collection.access import (
@@ -42,11 +42,12 @@ from affectlab.collection.rules import Page
 from affectlab.collection.scheduling import Scheduler
 from affectlab.collection.state import AnnotatorState, CollectionState
 from affectlab.collection.submission import rule_events, submission_events, submitted_page
-from affectlab.collection.views import page_view, standing
+from affectlab.collection.views import ProjectView, page_view, standing
 
 __all__ = ["CollectionError", "Project"]
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 DEFAULT_RESERVATION = "30m"
 MIN_RESERVATION_SECONDS = 60
 """The shortest reservation a project takes: a page must stay an annotator's long enough to be read and sent."""
@@ -82,6 +83,11 @@ class Project:
     def _append(self, entries: Sequence[Entry], now: float) -> None:
         for event in self.log.append(now, entries):
             self.state.apply(event)
+
+    def view(self, read: Callable[[ProjectView], T]) -> T:
+        """``read`` over a :class:`~.views.ProjectView` of this project, under its lock (how reports read it)."""
+        with self.lock:
+            return read(ProjectView(self.protocol, self.items, self.gold, self.state, self.clock(), self.complete))
 
     def catch_up(self) -> None:
         """Apply the events another :class:`Project` on the same log appended since this one last read it."""

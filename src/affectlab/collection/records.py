@@ -1,9 +1,10 @@
-"""What the state holds of each answer and each annotator (pages are :class:`~affectlab.collection.rules.Page`):
-the records the events (:mod:`.events`) build and the views read."""
+"""What the state holds: each answer, each annotator (pages are :class:`~affectlab.collection.rules.Page`) and the
+whole (:class:`StateRecords`): the records the events (:mod:`.events`) build and the views read."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,3 +62,25 @@ class AnnotatorState:
         """The share of control tasks answered right over every page (None before the first)."""
         results = [correct for page in self.pages for correct in page.control_results]
         return sum(results) / len(results) if results else None
+
+
+class StateRecords:
+    """What the state holds (:class:`~affectlab.collection.state.CollectionState` adds how events change it): every
+    annotator, page, answer, open stage, count of answers and votes, and live reservation."""
+
+    def __init__(self) -> None:
+        self.annotators: dict[str, AnnotatorState] = {}
+        self.by_token: dict[str, str] = {}
+        self.pages: dict[str, Page] = {}
+        self.stage_items: dict[str, list[str]] = {}
+        self.answers: list[Answer] = []
+        self.answered: Counter[tuple[str, str]] = Counter()
+        self.votes: defaultdict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        self.reservations: defaultdict[tuple[str, str], set[str]] = defaultdict(set)
+        self.owner_token_hash: str | None = None
+        """The owner's token's hash since the last rotation (None: the project's first, in the log's meta)."""
+        self.last_seq = 0
+
+    def reserved(self, stage: str, item: str, now: float) -> int:
+        """Pages holding ``item`` of ``stage`` at ``now`` (issued, not submitted, not expired)."""
+        return sum(self.pages[page].reserves(now) for page in self.reservations.get((stage, item), ()))

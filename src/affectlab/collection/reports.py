@@ -21,6 +21,7 @@ from affectlab.annotation.aggregation import Aggregation
 from affectlab.annotation.readers import Annotations, binarize
 from affectlab.collection.merging import ANSWER_COLUMNS, stage_labels, stage_ratings
 from affectlab.collection.state import AnnotatorState
+from affectlab.collection.views import ProjectView
 
 if TYPE_CHECKING:
     from affectlab.collection.project import Project
@@ -35,25 +36,24 @@ def answer_rows(project: Project, stage: str) -> pd.DataFrame:
     item and its text, the annotator's pseudonym, the label (the other choice is rated like one), ``value`` (empty
     for a skip), seconds on the page, time, page, the none, other and skip choices, the flag, whether the item is a
     control task, whether it had all its answers in the stage, and whether the annotator was banned."""
-    with project.lock:
-        return _answer_rows(project, stage)
+    return project.view(lambda view: _answer_rows(view, stage))
 
 
-def _answer_rows(project: Project, stage: str) -> pd.DataFrame:
-    other = project.protocol.other_choice.name if project.protocol.other_choice else None
-    labels = project.protocol.rated_labels(project.stages[stage])
-    pseudonyms = {name: a.pseudonym for name, a in project.state.annotators.items()}
-    banned = {name for name, a in project.state.annotators.items() if a.banned_until is not None}
+def _answer_rows(view: ProjectView, stage: str) -> pd.DataFrame:
+    other = view.protocol.other_choice.name if view.protocol.other_choice else None
+    labels = view.protocol.rated_labels(view.stage(stage))
+    pseudonyms = {name: a.pseudonym for name, a in view.state.annotators.items()}
+    banned = {name for name, a in view.state.annotators.items() if a.banned_until is not None}
     rows = []
-    for answer in project.state.answers:
+    for answer in view.state.answers:
         if answer.stage != stage:
             continue
-        page = project.state.pages[answer.page]
-        complete = int(project.complete(stage, answer.item))
+        page = view.state.pages[answer.page]
+        complete = int(view.complete(stage, answer.item))
         for label in labels:
             value = None if answer.skip else int(answer.other) if label == other else answer.labels.get(label, 0)
             rows.append({
-                "item": answer.item, "text": project.items[answer.item].text, "annotator": pseudonyms[answer.annotator],
+                "item": answer.item, "text": view.items[answer.item].text, "annotator": pseudonyms[answer.annotator],
                 "stage": stage, "label": label, "value": value, "seconds": round(page.seconds, 3), "at": answer.at,
                 "page": answer.page, "none": int(answer.none), "other": int(answer.other), "skip": int(answer.skip),
                 "flag": answer.flag or "", "control": int(answer.item in page.controls), "complete": complete,
@@ -120,19 +120,18 @@ def _class(ratings: list[float]) -> int:
 
 def progress(project: Project) -> list[dict[str, Any]]:
     """Per stage: items, items complete, answers, skips, open pages."""
-    with project.lock:
-        return _progress(project)
+    return project.view(_progress)
 
 
-def _progress(project: Project) -> list[dict[str, Any]]:
-    state, now = project.state, project.clock()
+def _progress(view: ProjectView) -> list[dict[str, Any]]:
+    state, now = view.state, view.now
     rows = []
-    for stage in project.protocol.stages:
+    for stage in view.protocol.stages:
         items = state.stage_items.get(stage.name)
         answers = [a for a in state.answers if a.stage == stage.name]
         rows.append({
             "stage": stage.name, "open": items is not None, "items": len(items or []),
-            "complete": sum(project.complete(stage.name, item) for item in items or []),
+            "complete": sum(view.complete(stage.name, item) for item in items or []),
             "answers": sum(not a.skip for a in answers), "skips": sum(a.skip for a in answers),
             "open_pages": sum(p.stage == stage.name and p.reserves(now) for p in state.pages.values()),
         })  # fmt: skip
@@ -142,14 +141,13 @@ def _progress(project: Project) -> list[dict[str, Any]]:
 def annotator_records(project: Project) -> list[dict[str, Any]]:
     """Per annotator: pseudonym, status, pages, skipped pages, median seconds per page, control accuracy, exams,
     and the rules' actions."""
-    with project.lock:
-        return _annotator_records(project)
+    return project.view(_annotator_records)
 
 
-def _annotator_records(project: Project) -> list[dict[str, Any]]:
-    now = project.clock()
+def _annotator_records(view: ProjectView) -> list[dict[str, Any]]:
+    now = view.now
     rows = []
-    for annotator in project.state.annotators.values():
+    for annotator in view.state.annotators.values():
         blocked = annotator.blocked(now)
         status = ("revoked" if annotator.revoked else "expired" if now >= annotator.expires_at
                   else "retrain" if annotator.retrain else (blocked or ("active",))[0])  # fmt: skip

@@ -68,7 +68,7 @@ def simulate(
     from affectlab.collection.app import create_app
 
     spec = project.stage(stage)
-    if stage not in project.state.stage_items:
+    if not project.view(lambda view: stage in view.state.stage_items):
         raise InputError(f"stage {stage!r} is not open yet (annotate open-stage)")
     _check_answerable(project, truth, crowd, stage)
     clock = SimulatedClock(project.clock())
@@ -111,7 +111,8 @@ def _in_turns(
             done = member.pages
             work(client, member, stage, max_pages=done + 1, advance=clock.advance, has_none=has_none, other=other)
             if member.status == "paused":
-                clock.now = max(clock.now, project.state.annotators[member.name].paused_until or clock.now)
+                until = project.view(lambda view: view.state.annotators[member.name].paused_until)  # noqa: B023
+                clock.now = max(clock.now, until or clock.now)
                 member.status = "active"
             elif member.status != "active" or member.pages == done or member.pages >= pages:
                 working.remove(member)
@@ -124,7 +125,8 @@ def _check_answerable(
     does not cover, or a skipper."""
     if project.protocol.skip:
         return
-    uncovered = [item for item in project.state.stage_items[stage] if item not in truth]
+    items = project.view(lambda view: list(view.state.stage_items[stage]))
+    uncovered = [item for item in items if item not in truth]
     if uncovered:
         count = f"{len(uncovered)} item{'s' if len(uncovered) > 1 else ''}"
         raise InputError(f"--truth has no labels for {count} of stage {stage!r} (the first: {uncovered[0]!r}), and "

@@ -1,15 +1,35 @@
-"""What annotators are shown, as views of the state: their own standing and their pages (positions, texts and
-contexts: never item ids, which are control tasks, or anyone's answers)."""
+"""Reads of a project as views of its state: :class:`ProjectView` (what every report, the export and the pages read,
+through :meth:`~affectlab.collection.project.Project.view`, never the project itself), and what annotators are
+shown: their own standing and their pages (positions, texts and contexts: never item ids, which are control tasks,
+or anyone's answers)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from affectlab.annotation.protocol import Protocol, Stage
 from affectlab.collection.log import Item
 from affectlab.collection.rules import Page
 from affectlab.collection.state import AnnotatorState, CollectionState
+
+
+@dataclass(frozen=True)
+class ProjectView:
+    """A project as its read views see it, under the project's lock: the protocol, items, control answers, the
+    state, the server's time and whether an item has all its answers in a stage."""
+
+    protocol: Protocol
+    items: Mapping[str, Item]
+    gold: Mapping[tuple[str, str], float]
+    state: CollectionState
+    now: float
+    complete: Callable[[str, str], bool]
+
+    def stage(self, name: str) -> Stage:
+        """The stage ``name`` of the protocol."""
+        return next(stage for stage in self.protocol.stages if stage.name == name)
 
 
 def standing(protocol: Protocol, state: CollectionState, annotator: AnnotatorState, now: float) -> dict[str, Any]:
