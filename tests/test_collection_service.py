@@ -183,3 +183,13 @@ def test_a_rotated_owner_token_replaces_the_old_one_at_once(service):
     assert call(client, "GET", "/api/owner/progress", tokens["a"]).status_code == 403  # annotators unchanged
     reopened = Project(EventLog.open(project.log.path))
     assert reopened.is_owner(new) and not reopened.is_owner(owner)  # the rotation is in the log
+
+
+def test_every_route_declares_its_answer_in_the_openapi_document(service):
+    client, *_ = service
+    document = client.get("/openapi.json").json()
+    routes = [(path, method, spec) for path, methods in document["paths"].items() for method, spec in methods.items()]
+    assert len(routes) >= 16
+    for path, method, spec in routes:
+        schema = spec["responses"]["200"]["content"]["application/json"]["schema"]
+        assert "$ref" in schema, (method, path)  # a named model, not "any JSON"

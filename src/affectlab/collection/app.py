@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 
 from affectlab.annotation.protocol import MAX_PAGE_SIZE
+from affectlab.collection import schemas
 from affectlab.collection.project import CollectionError, Project
 from affectlab.collection.state import AnnotatorState
 from affectlab.errors import AffectlabError
@@ -170,32 +171,32 @@ def _caller(project: Project, token: str) -> Caller | None:
 def _annotator_routes(app: FastAPI, project: Project, annotator: Any) -> None:
     Who = Annotated[AnnotatorState, Depends(annotator)]
 
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=schemas.Standing)
     async def me(who: Who) -> dict[str, Any]:
         return project.me(who)
 
-    @app.get("/api/protocol")
+    @app.get("/api/protocol", response_model=schemas.PublicProtocol)
     async def protocol(who: Who) -> dict[str, Any]:
         return _public_protocol(project)
 
-    @app.get("/api/stages/{stage}/training")
+    @app.get("/api/stages/{stage}/training", response_model=schemas.Training)
     async def training(stage: str, who: Who) -> dict[str, Any]:
         return {"examples": project.training(who, stage)}
 
-    @app.get("/api/stages/{stage}/exam")
+    @app.get("/api/stages/{stage}/exam", response_model=schemas.Exam)
     async def exam(stage: str, who: Who) -> dict[str, Any]:
         return {"items": project.exam(who, stage)}
 
-    @app.post("/api/stages/{stage}/exam")
+    @app.post("/api/stages/{stage}/exam", response_model=schemas.ExamResult)
     async def take_exam(stage: str, body: AnswersIn, who: Who) -> dict[str, Any]:
         return project.take_exam(who, stage, [answer.model_dump() for answer in body.answers])
 
-    @app.post("/api/stages/{stage}/next")
+    @app.post("/api/stages/{stage}/next", response_model=schemas.PageOut)
     async def next_page(stage: str, who: Who) -> dict[str, Any]:
         page = project.next_page(who, stage)
         return page if page is not None else {"page": None, "reason": "no item is left for you in this stage"}
 
-    @app.post("/api/pages/{page}/submit")
+    @app.post("/api/pages/{page}/submit", response_model=schemas.Standing)
     async def submit(page: str, body: AnswersIn, who: Who) -> dict[str, Any]:
         return project.submit(who, page, [answer.model_dump() for answer in body.answers])
 
@@ -205,36 +206,36 @@ def _owner_routes(app: FastAPI, project: Project, owner: Any) -> None:
 
     Owner = Depends(owner)
 
-    @app.get("/api/owner/progress", dependencies=[Owner])
+    @app.get("/api/owner/progress", dependencies=[Owner], response_model=schemas.Progress)
     async def progress() -> dict[str, Any]:
         return {"stages": reports.progress(project)}
 
-    @app.get("/api/owner/annotators", dependencies=[Owner])
+    @app.get("/api/owner/annotators", dependencies=[Owner], response_model=schemas.Annotators)
     async def annotators() -> dict[str, Any]:
         return {"annotators": reports.annotator_records(project)}
 
-    @app.post("/api/owner/annotators", dependencies=[Owner])
+    @app.post("/api/owner/annotators", dependencies=[Owner], response_model=schemas.Invitation)
     async def invite(body: InviteIn) -> dict[str, Any]:
         return {"name": body.name.strip(), "token": project.invite(body.name, body.expires)}
 
-    @app.post("/api/owner/token", dependencies=[Owner])
+    @app.post("/api/owner/token", dependencies=[Owner], response_model=schemas.OwnerToken)
     async def rotate_owner() -> dict[str, Any]:
         return {"owner_token": project.rotate_owner()}
 
-    @app.delete("/api/owner/annotators/{name}", dependencies=[Owner])
+    @app.delete("/api/owner/annotators/{name}", dependencies=[Owner], response_model=schemas.Revocation)
     async def revoke(name: str) -> dict[str, Any]:
         project.revoke(name)
         return {"name": name, "revoked": True}
 
-    @app.post("/api/owner/stages/{stage}/open", dependencies=[Owner])
+    @app.post("/api/owner/stages/{stage}/open", dependencies=[Owner], response_model=schemas.StageOpening)
     def open_stage(stage: str) -> dict[str, Any]:
         return gates.open_stage(project, stage)
 
-    @app.get("/api/owner/stages/{stage}/agreement", dependencies=[Owner])
+    @app.get("/api/owner/stages/{stage}/agreement", dependencies=[Owner], response_model=schemas.Agreement)
     def agreement(stage: str) -> dict[str, Any]:
         return reports.live_agreement(project, project.stage(stage).name)
 
-    @app.get("/api/owner/stages/{stage}/aggregation", dependencies=[Owner])
+    @app.get("/api/owner/stages/{stage}/aggregation", dependencies=[Owner], response_model=schemas.AggregationPreview)
     def aggregation(stage: str) -> dict[str, Any]:
         return reports.aggregation_preview(project, project.stage(stage).name)
 
@@ -265,7 +266,7 @@ en, uk and es), served under ``/static/`` and nothing else."""
 
 def _pages(app: FastAPI) -> None:
     @app.head("/healthz", include_in_schema=False)
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=schemas.Health)
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
