@@ -125,6 +125,14 @@ def test_an_annotator_works_with_the_keyboard_and_the_owner_sees_it(browser, tmp
         row = browser.find_element(By.CSS_SELECTOR, "#annotators tr[data-key=Olena]").text
         assert "banned" in row and "fast-pages" in row
         assert "first" in browser.find_element(By.ID, "progress").text
+        browser.find_element(By.ID, "rotate").send_keys(Keys.ENTER)  # the owner replaces a leaked token
+        browser.switch_to.alert.accept()
+        WebDriverWait(browser, 10).until(lambda b: "new owner token" in b.find_element(By.ID, "new-token").text)
+        assert not project.is_owner(owner)  # the old one is refused at once
+        new = browser.find_element(By.ID, "new-token").text.split(": ", 1)[1].split(" ")[0]
+        assert project.is_owner(new)
+        browser.refresh()  # the page goes on with the new token
+        wait_for(browser, "#annotators tr[data-key=Olena]")
 
 
 def test_the_page_speaks_the_protocols_interface_language_and_switches(browser, tmp_path):

@@ -2,7 +2,7 @@
 // Everything shown is set with textContent, never as HTML.
 const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
 if (fromLink) { sessionStorage.setItem("affectlab-owner", fromLink); history.replaceState(null, "", location.pathname); }
-const TOKEN = fromLink || sessionStorage.getItem("affectlab-owner");
+let TOKEN = fromLink || sessionStorage.getItem("affectlab-owner");
 async function api(method, path, body) {
   const response = await fetch(path, {method, headers: {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"},
     body: body === undefined ? undefined : JSON.stringify(body)});
@@ -44,6 +44,15 @@ document.getElementById("invite").addEventListener("submit", async event => {
     const made = await api("POST", "/api/owner/annotators", {name: document.getElementById("invite-name").value});
     document.getElementById("invite-link").textContent = `${location.origin}/#token=${made.token}`;
     await refresh();
+  } catch (error) { fail(error); }
+});
+document.getElementById("rotate").addEventListener("click", async () => {
+  if (!confirm("Replace the owner token? The old one stops working at once.")) return;
+  try {
+    const made = await api("POST", "/api/owner/token");
+    TOKEN = made.owner_token; sessionStorage.setItem("affectlab-owner", TOKEN);
+    document.getElementById("new-token").textContent =
+      `new owner token (shown once; keep it secret; the old one no longer works): ${TOKEN} (this page: ${location.origin}/owner#token=${TOKEN})`;
   } catch (error) { fail(error); }
 });
 if (!TOKEN) fail(new Error("open this page as /owner#token=OWNER_TOKEN")); else { refresh(); setInterval(refresh, 10000); }
