@@ -13,7 +13,6 @@ from rich.text import Text
 
 from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stage_progress, stdout, styled
-from affectlab.errors import InputError
 from affectlab.extras import require
 
 ProjectFile = typer.Argument(..., help="The project file (SQLite) that `annotate create` made.", show_default=False)
@@ -86,10 +85,9 @@ def invite_command(
 ) -> None:
     """Invite an annotator: a token of their own (a new one replaces the old), shown once, with the link that
     opens the annotation page already signed in."""
-    from affectlab.collection.jobs import project_for_writing
+    from affectlab.collection.jobs import invite_annotator
 
-    with project_for_writing(project) as opened:
-        token = opened.invite(name, expires)
+    token = invite_annotator(project, name, expires)
     link = f"{url.rstrip('/')}/#token={token}"
     if as_json:
         print_json({"name": name, "token": token, "link": link, "expires": expires})
@@ -101,14 +99,9 @@ def invite_command(
 def revoke_command(project: Path = ProjectFile, name: str = typer.Argument(..., show_default=False),
                    as_json: bool = Json) -> None:  # fmt: skip
     """Revoke an annotator's invite: their token stops working at once (their answers stay)."""
-    from affectlab.collection.jobs import project_for_writing
-    from affectlab.collection.project import CollectionError
+    from affectlab.collection.jobs import revoke_annotator
 
-    try:
-        with project_for_writing(project) as opened:
-            opened.revoke(name)
-    except CollectionError as exc:
-        raise InputError(str(exc)) from None
+    revoke_annotator(project, name)
     if as_json:
         print_json({"name": name, "revoked": True})
         return
@@ -119,15 +112,9 @@ def open_stage_command(project: Path = ProjectFile, stage: str = typer.Argument(
                        as_json: bool = Json) -> None:  # fmt: skip
     """Open a gated stage: it receives the items that pass its gate in the stage before (EmoBench-UA's second
     project: every text with a label other than none there); again later, it adds the items finished since."""
-    from affectlab.collection.gates import open_stage
-    from affectlab.collection.jobs import project_for_writing
-    from affectlab.collection.project import CollectionError
+    from affectlab.collection.jobs import open_gated_stage
 
-    try:
-        with project_for_writing(project) as writing:
-            opened = open_stage(writing, stage)
-    except CollectionError as exc:
-        raise InputError(str(exc)) from None
+    opened = open_gated_stage(project, stage)
     if as_json:
         print_json(opened)
         return
@@ -167,11 +154,9 @@ def serve_command(
     API under /api. Every event is logged before it is answered, so a restart loses nothing and keeps every ban."""
     uvicorn = require("uvicorn", "serve", "affectlab annotate serve")
     require("fastapi", "serve", "affectlab annotate serve")
-    from affectlab.collection.app import create_app
-    from affectlab.collection.jobs import project_for_writing
+    from affectlab.collection.jobs import serve_project
 
-    with project_for_writing(project) as opened:
-        uvicorn.run(create_app(opened), host=host, port=port, log_level="info")
+    serve_project(project, host, port, uvicorn.run)
 
 
 def export_command(
@@ -182,12 +167,10 @@ def export_command(
     """Export a project: every answer (pseudonymous), the control answers, the merged labels with confidence, each
     annotator's record, agreement with intervals and SHCMP, the protocol; `annotate aggregate/agreement/report`
     and `affectlab train --dataset` read them."""
-    from affectlab.collection.export import export_project
-    from affectlab.collection.jobs import open_project
+    from affectlab.collection.jobs import export_to
 
-    opened = open_project(project)
     with stage_progress(not as_json) as progress:
-        manifest = export_project(opened, out, progress)
+        manifest = export_to(project, out, progress)
     if as_json:
         print_json({**manifest, "out": str(out)})
         return
@@ -205,19 +188,9 @@ def relabel_command(
 ) -> None:
     """Recompute an export's labels.csv from its protocol, answers and controls files alone (the same code as the
     export; the result equals its labels.csv byte for byte)."""
-    from affectlab.collection.export import csv_bytes
-    from affectlab.collection.jobs import relabel_export
-    from affectlab.io.atomic import write_atomically
-    from affectlab.io.outputs import check_output_file
+    from affectlab.collection.jobs import relabel_export_to
 
-    for path in (out, unasked):
-        if path is not None:
-            check_output_file(path, exists_ok=True)
-            if path.resolve().parent == export.resolve() and path.name.startswith(("answers-", "controls", "protocol")):
-                raise InputError(f"--out {str(path)!r} would replace one of the export's own input files")
-    merged = relabel_export(export)
-    files = {out: csv_bytes(merged.labels), **({unasked: csv_bytes(merged.unasked)} if unasked else {})}
-    write_atomically(files)
+    merged = relabel_export_to(export, out, unasked)
     summary = {"labels": len(merged.labels), "unasked": len(merged.unasked), "out": str(out)}
     if as_json:
         print_json(summary)
@@ -254,20 +227,10 @@ def simulate_command(
     labels: to see what the protocol's rules do before anyone is invited, or to try the whole walk without people.
     Their work is logged like real work: use a project made for trying."""
     require("fastapi", "serve", "affectlab annotate simulate")
-    from affectlab.collection.jobs import project_for_writing, read_truth
-    from affectlab.collection.project import CollectionError
-    from affectlab.collection.simulate import parse_crowd, simulate
+    from affectlab.collection.jobs import simulate_crowd
 
-    members = parse_crowd(crowd)
-    with project_for_writing(project) as opened, stage_progress(not as_json) as progress:
-        stage_name = stage or opened.protocol.stages[0].name
-        try:
-            opened.stage(stage_name)  # the one-line error for an unknown stage, before the truth is read
-            known = read_truth(truth, opened.protocol.label_names, id_col)
-        except CollectionError as exc:
-            raise InputError(str(exc)) from None
-        progress(f"{sum(members.values())} simulated annotators on stage {stage_name}")
-        outcome = simulate(opened, known, members, stage_name, pages, seed)
+    with stage_progress(not as_json) as progress:
+        stage_name, outcome = simulate_crowd(project, truth, crowd, stage, pages, id_col, seed, progress)
     if as_json:
         print_json({"stage": stage_name, "crowd": outcome})
         return
@@ -278,10 +241,9 @@ def simulate_command(
 def rotate_owner_command(project: Path = ProjectFile, as_json: bool = Json) -> None:
     """Replace the owner's token: the new one is printed once (only its hash is kept) and the old one is refused
     at once. While the project is served, rotate it from the owner's page (POST /api/owner/token) instead."""
-    from affectlab.collection.jobs import project_for_writing
+    from affectlab.collection.jobs import rotate_owner_token
 
-    with project_for_writing(project) as opened:
-        token = opened.rotate_owner()
+    token = rotate_owner_token(project)
     if as_json:
         print_json({"project": str(project), "owner_token": token})
         return

@@ -1,9 +1,10 @@
 """The collection's jobs, one per ``affectlab annotate`` command that works on a project file: make it from a
-protocol and an items file, open it, invite, revoke, open a stage, export, recompute an export's labels."""
+protocol and an items file, open it, invite, revoke, open a stage, rotate the owner's token, status, export,
+simulate a crowd, recompute an export's labels. The commands print; these do the work."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from affectlab.collection.log import EventLog, Item
 from affectlab.collection.merging import MergedLabels
 from affectlab.collection.project import DEFAULT_RESERVATION, Project
 from affectlab.errors import InputError
+from affectlab.io.progress import Progress
 
 
 def read_items(path: Path, text_col: str, id_col: str | None, context_col: str | None) -> list[Item]:
@@ -150,3 +152,89 @@ def relabel_export(folder: Path) -> MergedLabels:
             raise InputError(f"{str(folder)!r} has no {name} (is it an export of this protocol?)")
         files[name] = (folder / name).read_bytes()
     return labels_from_files(protocol, files)
+
+
+@contextmanager
+def _refusals_as_input_errors() -> Iterator[None]:
+    """A project's refusal (a :class:`~.access.CollectionError`, an HTTP status for the service) as the command
+    line's one-line error."""
+    from affectlab.collection.access import CollectionError
+
+    try:
+        yield
+    except CollectionError as exc:
+        raise InputError(str(exc)) from None
+
+
+def invite_annotator(path: Path, name: str, expires: str) -> str:
+    """Invite annotator ``name`` to the project in ``path``: their new token (shown once)."""
+    with _refusals_as_input_errors(), project_for_writing(path) as project:
+        return project.invite(name, expires)
+
+
+def revoke_annotator(path: Path, name: str) -> None:
+    """Revoke the invite of annotator ``name``: their token stops working at once."""
+    with _refusals_as_input_errors(), project_for_writing(path) as project:
+        project.revoke(name)
+
+
+def open_gated_stage(path: Path, stage: str) -> dict[str, Any]:
+    """Open the gated ``stage`` of the project in ``path`` (:func:`.gates.open_stage`)."""
+    from affectlab.collection.gates import open_stage
+
+    with _refusals_as_input_errors(), project_for_writing(path) as project:
+        return open_stage(project, stage)
+
+
+def rotate_owner_token(path: Path) -> str:
+    """Replace the owner's token of the project in ``path``: the new one (shown once)."""
+    with project_for_writing(path) as project:
+        return project.rotate_owner()
+
+
+def export_to(path: Path, out: Path, progress: Progress) -> dict[str, Any]:
+    """Export the project in ``path`` to the folder ``out`` (:func:`.export.export_project`): its manifest."""
+    from affectlab.collection.export import export_project
+
+    return export_project(open_project(path), out, progress)
+
+
+def simulate_crowd(
+    path: Path, truth: Path, crowd: str, stage: str | None, pages: int, id_col: str, seed: int, progress: Progress
+) -> tuple[str, dict[str, Any]]:
+    """Let a simulated ``crowd`` (``diligent=6,fast-clicker=1``) work ``stage`` (default: the first) of the project
+    in ``path``, answering from the known labels in ``truth`` (:func:`.simulate.simulate`): the stage and, per kind,
+    members, pages and how many were stopped."""
+    from affectlab.collection.simulate import parse_crowd, simulate
+
+    members = parse_crowd(crowd)
+    with _refusals_as_input_errors(), project_for_writing(path) as project:
+        stage_name = project.stage(stage).name if stage else project.protocol.stages[0].name
+        known = read_truth(truth, project.protocol.label_names, id_col)
+        progress(f"{sum(members.values())} simulated annotators on stage {stage_name}")
+        return stage_name, simulate(project, known, members, stage_name, pages, seed)
+
+
+def relabel_export_to(folder: Path, out: Path, unasked: Path | None = None) -> MergedLabels:
+    """:func:`relabel_export` written to ``out`` (and the items with labels never asked to ``unasked``), all at
+    once; an output that would replace one of the export's own input files is refused."""
+    from affectlab.collection.export import csv_bytes
+    from affectlab.io.atomic import write_atomically
+    from affectlab.io.outputs import check_output_file
+
+    for path in (out, unasked):
+        if path is not None:
+            check_output_file(path, exists_ok=True)
+            if path.resolve().parent == folder.resolve() and path.name.startswith(("answers-", "controls", "protocol")):
+                raise InputError(f"--out {str(path)!r} would replace one of the export's own input files")
+    merged = relabel_export(folder)
+    write_atomically({out: csv_bytes(merged.labels), **({unasked: csv_bytes(merged.unasked)} if unasked else {})})
+    return merged
+
+
+def serve_project(path: Path, host: str, port: int, run: Callable[..., Any]) -> None:
+    """Serve the project in ``path`` on ``host:port`` with ``run`` (uvicorn's), as its only writer while it runs."""
+    from affectlab.collection.app import create_app
+
+    with project_for_writing(path) as project:
+        run(create_app(project), host=host, port=port, log_level="info")
