@@ -39,7 +39,10 @@ def test_open_states_models_health_and_page(url):
     assert httpx.get(f"{url}/healthz").json()["status"] == "ok"
     assert httpx.get(f"{url}/v1/models").json()["limits"] == {"max_batch": 8, "max_chars": 500, "concurrency": 1}
     page = httpx.get(f"{url}/")
-    assert page.status_code == 200 and "<textarea" in page.text and "/v1/detect" in page.text
+    script = httpx.get(f"{url}/static/page.js")
+    assert page.status_code == 200 and "<textarea" in page.text and "/v1/detect" in script.text
+    assert "<script>" not in page.text and "unsafe-inline" not in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY" and httpx.get(f"{url}/static/app.py").status_code == 404
     assert httpx.get(f"{url}/openapi.json").json()["info"]["title"] == "affectlab"
 
 

@@ -32,7 +32,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 
@@ -41,6 +41,7 @@ from affectlab.collection import schemas
 from affectlab.collection.project import CollectionError, Project
 from affectlab.collection.state import AnnotatorState
 from affectlab.errors import AffectlabError
+from affectlab.web import add_security, add_static_files, error_response
 
 MAX_BODY = 64_000
 RATE, BURST = 20.0, 40.0
@@ -106,8 +107,8 @@ class RateLimiter:
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    headers = {"Retry-After": "1"} if status == 429 else None
-    return JSONResponse({"error": message}, status_code=status, headers=headers)
+    response: JSONResponse = error_response(status, message)
+    return response
 
 
 def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> FastAPI:
@@ -115,7 +116,7 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
     app = FastAPI(title="affectlab annotation", version="1", docs_url=None, redoc_url=None)
     limiter = RateLimiter(rate, burst)
     _add_error_handlers(app)
-    _add_body_limit(app)
+    add_security(app, MAX_BODY)
 
     async def caller(request: Request) -> Caller:
         """Who sends the request, looked up once, once its sender is within the rate limit (a verified token's
@@ -258,8 +259,7 @@ def _public_protocol(project: Project) -> dict[str, Any]:
     }  # fmt: skip
 
 
-STATIC_FILES = {"annotate.js": "text/javascript", "owner.js": "text/javascript", "annotate.css": "text/css",
-                "owner.css": "text/css", "messages.json": "application/json"}  # fmt: skip
+STATIC_FILES = ("annotate.js", "owner.js", "annotate.css", "owner.css", "messages.json")
 """The pages' scripts, styles and the annotation page's message catalogues (``pages/``: every word it shows, in
 en, uk and es), served under ``/static/`` and nothing else."""
 
@@ -278,13 +278,7 @@ def _pages(app: FastAPI) -> None:
     def owner_page() -> str:
         return resources.files("affectlab.collection").joinpath("pages", "owner.html").read_text("utf-8")
 
-    @app.get("/static/{name}", include_in_schema=False)
-    def static_file(name: str) -> Response:
-        """The pages' scripts and styles, as files (the CSP allows no inline script or style)."""
-        if name not in STATIC_FILES:
-            raise CollectionError(f"no file {name!r}", 404)
-        text = resources.files("affectlab.collection").joinpath("pages", name).read_text("utf-8")
-        return Response(text, media_type=STATIC_FILES[name])
+    add_static_files(app, "affectlab.collection", "pages", STATIC_FILES)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -309,33 +303,3 @@ def _add_error_handlers(app: FastAPI) -> None:
         return response
 
 
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'",
-}
-"""Sent with every answer: no sniffing, no framing, no referrer (a token must never travel in one), nothing cached
-(answers are an annotator's own), scripts and styles only as the service's own files (none inline)."""
-
-
-def _add_body_limit(app: FastAPI) -> None:
-    """The body limit and :data:`SECURITY_HEADERS`, on every request."""
-
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
-        response = await _limited(request, call_next)
-        response.headers.update(SECURITY_HEADERS)
-        return response
-
-
-async def _limited(request: Request, call_next: Any) -> Any:
-    """The answer to ``request``, or a 413 when its body is over :data:`MAX_BODY`."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
-    unsized = length is None and request.method in ("POST", "PUT", "PATCH", "DELETE")
-    if unsized and len(await request.body()) > MAX_BODY:
-        return _error(413, f"a request body holds at most {MAX_BODY:,} bytes")
-    return await call_next(request)

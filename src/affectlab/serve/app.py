@@ -51,9 +51,17 @@ from affectlab.loaded_once import LoadedOnce
 from affectlab.openstates.languages import OPEN_LANGS
 from affectlab.serve.models import DETECT_RESPONSE, HEALTH_RESPONSE, MODELS_RESPONSE, OPEN_RESPONSE, response_model
 from affectlab.versions import __version__
+from affectlab.web import add_security, add_static_files
 
 MAX_BATCH = 64
 MAX_CHARS = 10_000
+
+
+def max_body_bytes(max_batch: int, max_chars: int) -> int:
+    """The largest body read before it is parsed: every text and as many context turns at their longest, each
+    character at its longest JSON escape (12 bytes: an astral character as two \\u escapes), and 1 MiB for the
+    rest. Past it a request is a 413 without being read; under it the limits on texts and characters still hold."""
+    return 2 * max_batch * max_chars * 12 + 2**20
 MAX_STATES = 2_000
 """Candidate states one ``/v1/open`` request may add (each new list is embedded once, then kept)."""
 CONCURRENCY = 1
@@ -246,6 +254,8 @@ def create_app(
                   description="Emotion and affect detection in 28 languages (SemEval-2025 Task 11).")  # fmt: skip
 
     _answer_errors(app)
+    add_security(app, max_body_bytes(max_batch, max_chars))
+    add_static_files(app, "affectlab.serve", "", ("page.js", "page.css"))
 
     @app.head("/healthz", include_in_schema=False)
     @app.get("/healthz", response_model=response_model(HEALTH_RESPONSE))
