@@ -85,7 +85,7 @@ def normalised(text: str) -> str:
 
 EmotionReader = Callable[[list[str]], list[str]]
 """Reads texts, giving each its first emotion or :data:`NONE`: the default detector's highest-scoring Ekman
-emotion (:func:`affectlab.detectors.detect.first_emotions`; passed in, since this package sits below the
+emotion (:func:`affectlab.detectors.first_emotions.first_emotions`; passed in, since this package sits below the
 detectors)."""
 
 

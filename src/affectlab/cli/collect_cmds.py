@@ -114,7 +114,7 @@ def select_command(
     manifest."""
     from affectlab.annotation.jobs import select_pool
     from affectlab.cli.output import stage_progress
-    from affectlab.detectors.detect import first_emotions
+    from affectlab.detectors.first_emotions import first_emotions
 
     if out.resolve() == pool.resolve():
         raise InputError(f"--out {str(out)!r} is the pool itself; choose another path")

@@ -192,13 +192,3 @@ class Reader:
             return None
         wanted = list(dict.fromkeys([*labels, *(self.explain or [])]))
         return label_weights(self.space.labels, explained.weights, explained.spans, text, wanted)
-
-
-def first_emotions(texts: list[str]) -> list[str]:
-    """Each text's highest-scoring Ekman emotion by the default detector, or ``none`` when it gives no label (what
-    ``annotate select`` spreads its draw over)."""
-    found = detect(texts, taxonomy="ekman")
-    chosen = [[label for label in d.labels if label != "none"] for d in found]
-    return [
-        max(labels, key=d.scores.__getitem__) if labels else "none" for labels, d in zip(chosen, found, strict=True)
-    ]
