@@ -172,31 +172,36 @@ def test_at_most_concurrency_detections_run_at_once(monkeypatch, concurrency):
 
 def test_an_open_request_with_its_own_states_never_holds_the_detection_slot(monkeypatch):
     import threading
-    import time
     from concurrent.futures import ThreadPoolExecutor
 
     import affectlab.detectors.detect as detect_module
     import affectlab.openstates.detect as open_module
 
-    embedding = threading.Event()
+    embedding, released, open_done = threading.Event(), threading.Event(), threading.Event()
 
-    def slow_open(texts, model=None, **options):  # embedding 2,000 new states takes seconds
+    def held_open(texts, model=None, **options):  # embedding 2,000 new states takes seconds: held until released
         embedding.set()
-        time.sleep(1.5)
+        released.wait(20)
+        open_done.set()
         return []
 
-    monkeypatch.setattr(open_module, "detect_open", slow_open)
+    # events, not timings: a detection queued behind the states request could only answer once that is released
+    # (CI failed a 1.0 s line on a loaded machine while the service resolved the real detector)
+    monkeypatch.setattr(open_module, "detect_open", held_open)
     monkeypatch.setattr(detect_module, "detect", lambda texts, **options: [])
     monkeypatch.setattr("affectlab.serve.app.ServedModels.open_predictor", lambda self: None)
+    monkeypatch.setattr("affectlab.serve.app.ServedModels.detector", lambda self, taxonomy: None)
     with running(create_app(preload=False, concurrency=1)) as base, ThreadPoolExecutor(2) as pool:
         states = pool.submit(httpx.post, f"{base}/v1/open", json={"text": "I feel <extra_id_0>", "states": ["calm"]},
-                             timeout=30)  # fmt: skip
-        assert embedding.wait(10)
-        started = time.perf_counter()
-        detected = httpx.post(f"{base}/v1/detect", json={"text": "t"}, timeout=30)
-        waited = time.perf_counter() - started
+                             timeout=120)  # fmt: skip
+        assert embedding.wait(30)
+        try:
+            detected = httpx.post(f"{base}/v1/detect", json={"text": "t"}, timeout=120)
+            answered_while_held = not open_done.is_set()
+        finally:
+            released.set()
         assert detected.status_code == 200 and states.result().status_code == 200
-    assert waited < 1.0  # it did not queue behind the states request's 1.5 s
+    assert answered_while_held
 
 
 @pytest.mark.parametrize("lang", ["en\u0000", "en us", " en", "en\t", "англ", 5])
