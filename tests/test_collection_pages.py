@@ -159,3 +159,26 @@ def test_the_page_speaks_the_protocols_interface_language_and_switches(browser, 
         WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "title").text == "Annotation")
         assert browser.find_element(By.ID, "language").get_attribute("value") == "en"
         assert "Keys:" in browser.find_element(By.ID, "keys").text
+
+
+def test_a_refusal_and_a_protocols_own_message_are_shown_in_the_readers_language(browser, tmp_path):
+    import json
+    from importlib.resources import files
+
+    catalogue = json.loads(files("affectlab.collection").joinpath("pages", "messages.json").read_text("utf-8"))
+    protocol = PROTOCOL.replace("interface_languages: [en]", "interface_languages: [en, de]")
+    for field in ("Fear", "Joy", "No emotion", "Another emotion", "Fear."):
+        protocol = protocol.replace(f"{{en: {field}}}", f"{{en: {field}, de: {field}}}")
+    protocol = protocol.replace('{en: "Choose', '{de: "Wähle jede Emotion.", en: "Choose')
+    protocol = protocol.replace("{levels: {en: [low, normal, high]}}", "{levels: {en: [a, b, c], de: [a, b, c]}}")
+    protocol += 'messages:\n  de: {title: "Annotation (de)", take_exam: "Zur Prüfung"}\n'
+    project, _ = create_project(str(tmp_path / "p.sqlite"), protocol, [Item("1", "Text one.")], {})
+    revoked, token = project.invite("ana"), project.invite("ben")
+    project.revoke("ana")
+    with running(create_app(project)) as url:
+        browser.get(f"{url}/?lang=uk#token={revoked}")  # refused before the protocol is read: the language asked
+        WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "error").text)
+        assert browser.find_element(By.ID, "error").text == catalogue["uk"]["error_token"]
+        browser.get(f"{url}/?lang=de#token={token}")  # German, which only the protocol's own messages speak
+        WebDriverWait(browser, 20).until(lambda b: b.find_element(By.ID, "title").text == "Annotation (de)")
+        assert browser.find_element(By.ID, "keys").text == catalogue["en"]["keys"]  # the rest falls back

@@ -58,7 +58,8 @@ def test_no_token_and_a_wrong_token_are_refused(service, method, path):
     client, *_ = service
     assert call(client, method, path).status_code == 401
     assert call(client, method, path, "not-a-token").status_code == 401
-    assert set(call(client, method, path).json()) == {"error"}
+    refused = call(client, method, path).json()
+    assert set(refused) == {"error", "message"} and refused["message"] == {"key": "no_token", "params": {}}
 
 
 @pytest.mark.parametrize(("method", "path"), OWNER_ROUTES)
@@ -193,3 +194,49 @@ def test_every_route_declares_its_answer_in_the_openapi_document(service):
     for path, method, spec in routes:
         schema = spec["responses"]["200"]["content"]["application/json"]["schema"]
         assert "$ref" in schema, (method, path)  # a named model, not "any JSON"
+
+
+def catalogue() -> dict[str, dict[str, str]]:
+    from importlib.resources import files
+
+    return json.loads(files("affectlab.collection").joinpath("pages", "messages.json").read_text("utf-8"))
+
+
+def test_every_refusal_an_annotator_can_meet_is_in_every_language_of_the_pages_catalogue():
+    import re
+    from importlib.resources import files
+
+    messages = catalogue()
+    assert set(messages["uk"]) == set(messages["en"]) == set(messages["es"])
+    code = "".join(files("affectlab.collection").joinpath(name).read_text("utf-8")
+                   for name in ("access.py", "app.py", "project.py"))  # fmt: skip
+    raised = set(re.findall(r'"(error_\w+)"', code))
+    assert {"error_banned", "error_token", "error_expired"} <= raised
+    for key in raised | {f"{key}_until" for key in ("error_banned", "error_paused")}:
+        assert key in messages["en"], key
+        assert re.findall(r"\{\w+\}", messages["uk"][key]) == re.findall(r"\{\w+\}", messages["en"][key])
+
+
+def test_a_refusal_names_its_message_and_values_for_the_page(service):
+    client, project, _, tokens = service
+    before_exam = call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).json()
+    assert before_exam["message"]["key"] == "error_exam_first"
+    from affectlab.collection.events import Banned
+
+    project.append_events([("a", Banned("by-hand", project.clock() + 86400))])
+    refused = call(client, "POST", f"/api/stages/{STAGE}/next", tokens["a"]).json()
+    message = refused["message"]
+    assert message["key"] == "error_banned_until" and message["params"]["time"] in refused["error"]
+
+
+def test_a_protocols_own_messages_reach_the_page_and_an_unknown_one_is_refused_in_one_line(tmp_path):
+    from affectlab.errors import InputError
+
+    text = preset_text("emobench-ua") + "messages:\n  uk: {title: Розмітка}\n"
+    project, _ = create_project(str(tmp_path / "p.sqlite"), text, [Item("1", "text")], {})
+    token = project.invite("a")
+    assert call(TestClient(create_app(project)), "GET", "/api/protocol", token).json()["messages"] == {
+        "uk": {"title": "Розмітка"}}
+    with pytest.raises(InputError, match=r"messages\.uk: no page message 'titel'") as refused:
+        create_project(str(tmp_path / "q.sqlite"), text.replace("title:", "titel:"), [Item("1", "text")], {})
+    assert "\n" not in str(refused.value)

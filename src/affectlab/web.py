@@ -22,12 +22,19 @@ SECURITY_HEADERS = {
 MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".json": "application/json"}
 
 
-def error_response(status: int, message: str, headers: Mapping[str, str] | None = None) -> Any:
-    """The one error shape: ``{"error": message}`` with ``status`` (a 429 says when to come back)."""
+def error_response(
+    status: int, message: str, headers: Mapping[str, str] | None = None, key: str | None = None,
+    params: Mapping[str, str] | None = None,
+) -> Any:  # fmt: skip
+    """The one error shape: ``{"error": message}`` with ``status`` (a 429 says when to come back); with ``key``,
+    also ``"message": {"key", "params"}``, which a page shows from its own catalogue in the reader's language."""
     from fastapi.responses import JSONResponse
 
     extra = {"Retry-After": "1", **(headers or {})} if status == 429 else dict(headers or {})
-    return JSONResponse({"error": message}, status_code=status, headers=extra or None)
+    body: dict[str, Any] = {"error": message}
+    if key is not None:
+        body["message"] = {"key": key, "params": dict(params or {})}
+    return JSONResponse(body, status_code=status, headers=extra or None)
 
 
 def add_security(app: Any, max_body: int) -> None:

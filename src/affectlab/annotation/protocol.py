@@ -9,9 +9,11 @@ above the annotator pool, an intensity has a scale, an example's intensity is on
 
 **Quality rules are data** (:class:`Rule`): over the ``window`` of an annotator's last pages, a condition
 (:class:`When`: each page faster than a duration, every page skipped, no break as long as a duration, control
-accuracy below a share) and an action (:class:`Then`: a ban, permanent or for a duration; a pause; a ban until
-the training and exam are passed again). Durations are written ``15s``, ``30m``, ``2h`` or ``1d``. Every time a
-rule measures is the server's, never the client's.
+accuracy below a share, the same answers as one other annotator or each text's first too often, or as the others
+too seldom) and an
+action (:class:`Then`: a ban, permanent or for a duration; a pause; a ban until the training and exam are passed
+again). Durations are written ``15s``, ``30m``, ``2h`` or ``1d``. Every time a rule measures is the server's, never
+the client's.
 """
 
 from __future__ import annotations
@@ -152,6 +154,32 @@ class Controls(_Strict):
     share: float = Field(gt=0.0, lt=1.0)
 
 
+class AgreementWithOne(_Strict):
+    """Copying (ours, issue 53; no paper's rule): over the window's answered pages, the annotator gave the same
+    choice as one other annotator, who answered those items before, on at least ``at_least`` of the ``min_shared``
+    or more items they share (items both called "no emotion" do not count: agreeing on nothing shows nothing)."""
+
+    at_least: float = Field(gt=0.0, le=1.0)
+    min_shared: int = Field(ge=1)
+
+
+class AgreementWithFirst(AgreementWithOne):
+    """Copying whoever answered first (ours, issue 53): over the window's answered pages, the annotator gave the
+    same choice as each item's first answer by someone else on at least ``at_least`` of the ``min_shared`` or more
+    items that had one (both "no emotion" left out): one who copies an answer sheet, or whatever answer a text
+    already has, agrees with no one person but always with the first."""
+
+
+class AgreementWithOthers(_Strict):
+    """Guessing (ours, issue 53): over the window's answered pages, the annotator gave the same choice as the
+    earlier annotators of the same items on fewer than ``below`` of the ``min_shared`` or more (item, earlier answer)
+    pairs, items both called "no emotion" left out. It stops one who copies control tasks and guesses the rest,
+    whom the control rule cannot see."""
+
+    below: float = Field(gt=0.0, le=1.0)
+    min_shared: int = Field(ge=1)
+
+
 class When(_Strict):
     """A rule's condition over the window's pages: exactly one field set."""
 
@@ -159,6 +187,9 @@ class When(_Strict):
     all_skipped: bool | None = None
     without_break: str | None = None
     control_accuracy_below: float | None = Field(default=None, gt=0.0, le=1.0)
+    agreement_with_one: AgreementWithOne | None = None
+    agreement_with_first: AgreementWithFirst | None = None
+    agreement_with_others: AgreementWithOthers | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> When:
@@ -264,6 +295,20 @@ class Protocol(_Strict):
     controls: Controls | None = None
     rules: list[Rule] = []
     aggregation: Aggregation
+    messages: dict[str, dict[str, str]] = {}
+    """The annotation page's own words, by interface language and message key (the keys of the page's catalogue,
+    ``collection/pages/messages.json``): a language the catalogue lacks, or a message reworded."""
+
+    @field_validator("messages")
+    @classmethod
+    def _known_messages(cls, messages: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+        known = page_message_keys()
+        for language, texts in messages.items():
+            unknown = sorted(set(texts) - known)
+            if unknown:
+                raise ValueError(f"messages.{language}: no page message {unknown[0]!r} (the keys of the page's "
+                                 f"catalogue, e.g. {', '.join(sorted(known)[:3])})")  # fmt: skip
+        return messages
 
     @field_validator("languages", "interface_languages")
     @classmethod
@@ -448,8 +493,19 @@ def read_protocol(path: str | Path) -> Protocol:
     return protocol_from_data(data, source.name)
 
 
-PRESETS = ("emobench-ua", "goemotions", "emocontext", "brighter")
-"""The protocols that reproduce the papers' designs (``annotation/presets/NAME.yaml``)."""
+def page_message_keys() -> set[str]:
+    """The keys of the annotation page's message catalogue (a data file of the collection service's page, read
+    here so that ``annotate check`` refuses a protocol's message the page would never show)."""
+    import json
+    from importlib.resources import files
+
+    catalogue = json.loads(files("affectlab.collection").joinpath("pages", "messages.json").read_text("utf-8"))
+    return set(catalogue["en"])
+
+
+PRESETS = ("emobench-ua", "emobench-ua-plus", "goemotions", "emocontext", "brighter")
+"""The protocols that reproduce the papers' designs (``annotation/presets/NAME.yaml``), and ``emobench-ua-plus``:
+EmoBench-UA's with a rule of ours (``NAME.overlay.yaml`` over its base)."""
 
 
 def preset_text(name: str) -> str:
@@ -458,7 +514,26 @@ def preset_text(name: str) -> str:
 
     if name not in PRESETS:
         raise InputError(f"unknown preset {name!r} (presets: {', '.join(PRESETS)})")
-    return files("affectlab.annotation").joinpath("presets", f"{name}.yaml").read_text(encoding="utf-8")
+    folder = files("affectlab.annotation").joinpath("presets")
+    plain = folder.joinpath(f"{name}.yaml")
+    if plain.is_file():
+        return plain.read_text(encoding="utf-8")
+    return _overlaid(folder.joinpath(f"{name}.overlay.yaml").read_text(encoding="utf-8"))
+
+
+def _overlaid(overlay: str) -> str:
+    """An overlay's preset: its comments, then its base's text under the overlay's name and description with the
+    overlay's rules after the base's (written as text, comments kept, so that ``annotate init`` writes a file
+    that says what each part is; a YAML dump would drop every comment)."""
+    import yaml
+
+    data = yaml.safe_load(overlay)
+    comments = "".join(line for line in overlay.splitlines(keepends=True) if line.startswith("#"))
+    added_rules = overlay[overlay.index("\nrules:\n") + len("\nrules:\n") :]
+    text = preset_text(data["base"]).replace(f"\nname: {data['base']}\n", f"\nname: {data['name']}\n", 1)
+    text = re.sub(r"(?m)^description: .*$", lambda _: f"description: {data['description']}", text, count=1)
+    end_of_rules = text.index("\naggregation:") + 1  # the base's rules come right before its aggregation
+    return f"{comments}#\n{text[:end_of_rules]}{added_rules}{text[end_of_rules:]}"
 
 
 def preset(name: str) -> Protocol:

@@ -15,7 +15,7 @@ from affectlab.cli.options import Json
 from affectlab.cli.output import print_json, stdout, styled
 from affectlab.errors import InputError
 
-PRESET_NAMES = ("emobench-ua", "goemotions", "emocontext", "brighter")
+PRESET_NAMES = ("emobench-ua", "emobench-ua-plus", "goemotions", "emocontext", "brighter")
 """The presets :func:`init_command` offers (checked against :data:`affectlab.annotation.protocol.PRESETS` in the
 tests, so that ``--help`` needs no import of pydantic)."""
 

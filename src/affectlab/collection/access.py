@@ -16,9 +16,12 @@ class CollectionError(AffectlabError):
     """A request the project refuses: ``status`` is its HTTP status (403 forbidden now, 404 not found, 409 in
     conflict with the state)."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int, key: str | None = None, **params: str) -> None:
         super().__init__(message)
         self.status = status
+        self.key = key
+        """The annotation page's message for it (``pages/messages.json``), when annotators can meet it."""
+        self.params = params
 
 
 def token_hash(token: str) -> str:
@@ -36,10 +39,12 @@ def check_not_blocked(annotator: AnnotatorState, now: float, training: bool = Fa
     was sent back to training."""
     blocked = annotator.blocked(now)
     if blocked is not None:
-        until = "" if blocked[1] is None else f" until {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(blocked[1]))}"
-        raise CollectionError(f"{'banned' if blocked[0] == 'banned' else 'on a break'}{until}", 403)
+        when = "" if blocked[1] is None else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(blocked[1]))
+        until = f" until {when}" if when else ""
+        word, key = ("banned", "error_banned") if blocked[0] == "banned" else ("on a break", "error_paused")
+        raise CollectionError(f"{word}{until}", 403, key + ("_until" if when else ""), time=when)
     if annotator.retrain and not training:
-        raise CollectionError("take the training and pass the exam again before more pages", 403)
+        raise CollectionError("take the training and pass the exam again before more pages", 403, "error_retrain")
 
 
 def check_may_take_exam(annotator: AnnotatorState, stage: Stage, now: float) -> None:
@@ -49,11 +54,12 @@ def check_may_take_exam(annotator: AnnotatorState, stage: Stage, now: float) -> 
         raise CollectionError(f"stage {stage.name!r} has no exam", 404)
     check_not_blocked(annotator, now, training=True)
     if stage.training is not None and stage.name not in annotator.trained:
-        raise CollectionError("read the training before the exam", 403)
+        raise CollectionError("read the training before the exam", 403, "error_read_training")
     if stage.name in annotator.passed:
-        raise CollectionError(f"the exam of stage {stage.name!r} is already passed", 409)
+        raise CollectionError(f"the exam of stage {stage.name!r} is already passed", 409, "error_exam_passed")
     if stage.exam.attempts is not None and failed_in_a_row(annotator, stage.name) >= stage.exam.attempts:
-        raise CollectionError(f"the exam of stage {stage.name!r} was failed {stage.exam.attempts} times", 403)
+        raise CollectionError(f"the exam of stage {stage.name!r} was failed {stage.exam.attempts} times", 403,
+                              "error_exam_attempts", attempts=str(stage.exam.attempts))  # fmt: skip
 
 
 def failed_in_a_row(annotator: AnnotatorState, stage: str) -> int:

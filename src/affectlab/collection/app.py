@@ -10,7 +10,9 @@ Limits: a body of at most ``MAX_BODY`` bytes (413), ``RATE`` requests a second w
 verified token (the owner, each annotator) and, for requests whose token is missing or unknown, per client address;
 the limiter's table holds at most ``MAX_LIMITED`` keys (the longest idle forgotten first), and a token longer than
 ``MAX_TOKEN_CHARS`` is refused before it is looked up, so no client grows the server's memory. Every error is
-``{"error": one line}`` with its 4xx status; the server keeps serving.
+``{"error": one line}`` with its 4xx status, and one an annotator can meet also ``"message": {"key", "params"}``
+(the key of the page's message catalogue, ``pages/messages.json``, which shows it in the reader's language); the
+server keeps serving.
 
 Endpoints (annotator): ``GET /api/me``, ``GET /api/protocol``, ``GET /api/stages/{stage}/training``,
 ``GET|POST /api/stages/{stage}/exam``, ``POST /api/stages/{stage}/next`` (the page, or ``{"page": null}`` when
@@ -106,8 +108,8 @@ class RateLimiter:
         return len(self._buckets)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    response: JSONResponse = error_response(status, message)
+def _error(status: int, message: str, key: str | None = None, params: dict[str, str] | None = None) -> JSONResponse:
+    response: JSONResponse = error_response(status, message, key=key, params=params)
     return response
 
 
@@ -126,16 +128,16 @@ def create_app(project: Project, rate: float = RATE, burst: float = BURST) -> Fa
         found = _caller(project, value) if scheme.lower() == "bearer" and 0 < len(value) <= MAX_TOKEN_CHARS else None
         client = request.client.host if request.client is not None else "unknown"
         if not limiter.allow(found.key if found is not None else f"address {client}"):
-            raise CollectionError("too many requests; slow down", 429)
+            raise CollectionError("too many requests; slow down", 429, "error_rate")
         if scheme.lower() != "bearer" or not value:
-            raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401)
+            raise CollectionError("a token is needed (Authorization: Bearer TOKEN)", 401, "no_token")
         if found is None:
-            raise CollectionError("unknown, revoked or expired token", 401)
+            raise CollectionError("unknown, revoked or expired token", 401, "error_token")
         return found
 
     async def annotator(who: Annotated[Caller, Depends(caller)]) -> AnnotatorState:
         if who.annotator is None:
-            raise CollectionError("this is the owner's token, not an annotator's", 403)
+            raise CollectionError("this is the owner's token, not an annotator's", 403, "error_owner_token")
         return who.annotator
 
     async def owner(who: Annotated[Caller, Depends(caller)]) -> None:
@@ -256,6 +258,7 @@ def _public_protocol(project: Project) -> dict[str, Any]:
         "difficult_flag": protocol.difficult_flag, "page_size": protocol.page_size,
         "stages": [{"name": s.name, "labels": s.labels, "instructions": s.instructions} for s in protocol.stages],
         "rules": [rule.model_dump() for rule in protocol.rules],
+        "messages": protocol.messages,
     }  # fmt: skip
 
 
@@ -284,7 +287,7 @@ def _pages(app: FastAPI) -> None:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CollectionError)
     async def refused(request: Request, exc: CollectionError) -> JSONResponse:
-        return _error(exc.status, str(exc))
+        return _error(exc.status, str(exc), exc.key, exc.params)
 
     @app.exception_handler(AffectlabError)
     async def bad_input(request: Request, exc: AffectlabError) -> JSONResponse:

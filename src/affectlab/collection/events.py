@@ -150,8 +150,11 @@ class Submitted(EventRecord):
         for answer in self.answers:
             key = (page.stage, answer.item)
             state.reservations[key].discard(page.id)
-            state.answers.append(Answer(page.annotator, page.stage, answer.item, page.id, at, dict(answer.labels),
-                                        answer.none, answer.skip, answer.flag, answer.other))  # fmt: skip
+            given = Answer(page.annotator, page.stage, answer.item, page.id, at, dict(answer.labels), answer.none,
+                           answer.skip, answer.flag, answer.other)  # fmt: skip
+            state.answers.append(given)
+            state.item_answers[key].append(given)
+            state.page_answers[page.id].append(given)
             if answer.item in page.controls or answer.skip:
                 continue
             state.answered[key] += 1

@@ -41,7 +41,7 @@ from affectlab.collection.log import EventLog
 from affectlab.collection.rules import Page
 from affectlab.collection.scheduling import Scheduler
 from affectlab.collection.state import AnnotatorState, CollectionState
-from affectlab.collection.submission import rule_events, submission_events, submitted_page
+from affectlab.collection.submission import answers_read, rule_events, submission_events, submitted_page
 from affectlab.collection.views import ProjectView, page_view, standing
 
 __all__ = ["CollectionError", "Project"]
@@ -196,9 +196,9 @@ class Project:
             now = self.clock()
             check_not_blocked(annotator, self.clock())
             if stage.name not in self.state.stage_items:
-                raise CollectionError(f"stage {stage.name!r} is not open yet", 403)
+                raise CollectionError(f"stage {stage.name!r} is not open yet", 403, "error_not_open")
             if stage.exam is not None and stage.name not in annotator.passed:
-                raise CollectionError(f"pass the exam of stage {stage.name!r} first", 403)
+                raise CollectionError(f"pass the exam of stage {stage.name!r} first", 403, "error_exam_first")
             page = annotator.open_pages.get(stage.name)
             if page is None or not page.reserves(now):
                 page = self._issue(annotator, stage, now)
@@ -217,16 +217,17 @@ class Project:
             now = self.clock()
             page = self.state.pages.get(page_id)
             if page is None or page.annotator != annotator.name:
-                raise CollectionError("no such page", 404)
+                raise CollectionError("no such page", 404, "error_no_page")
             if page.submitted_at is not None:
-                raise CollectionError("this page was already submitted", 409)
+                raise CollectionError("this page was already submitted", 409, "error_sent")
             if now >= page.expires_at:
-                raise CollectionError("this page's reservation expired; ask for a new page", 409)
+                raise CollectionError("this page's reservation expired; ask for a new page", 409, "error_expired")
             check_not_blocked(annotator, self.clock())
             answers = checked_answers(self.protocol, self.stages[page.stage], raw, len(page.items))
             entries = submission_events(self.protocol, self.gold, page, answers)
             after = [*annotator.pages, submitted_page(page, entries, now)]
-            self._append([*entries, *rule_events(self.protocol, annotator, after, now)], now)  # one transaction
+            read = answers_read(self.state, page, entries)
+            self._append([*entries, *rule_events(self.protocol, annotator, after, now, read)], now)  # one transaction
         return self.me(annotator)
 
     # -- what the owner does ---------------------------------------------------------------------------------------

@@ -74,6 +74,9 @@ class StateRecords:
         self.pages: dict[str, Page] = {}
         self.stage_items: dict[str, list[str]] = {}
         self.answers: list[Answer] = []
+        self.item_answers: defaultdict[tuple[str, str], list[Answer]] = defaultdict(list)
+        """Each (stage, item)'s answers in the order given (the copying rule's reading)."""
+        self.page_answers: defaultdict[str, list[Answer]] = defaultdict(list)
         self.answered: Counter[tuple[str, str]] = Counter()
         self.votes: defaultdict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         self.reservations: defaultdict[tuple[str, str], set[str]] = defaultdict(set)

@@ -60,6 +60,7 @@ class PublicProtocol(_Out):
     page_size: int
     stages: list[PublicStage]
     rules: list[Rule]
+    messages: dict[str, dict[str, str]]
 
 
 class TrainingExample(_Out):

@@ -5,6 +5,7 @@ from the state without changing it, so that the project appends them all in one 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,7 +22,8 @@ from affectlab.collection.events import (
     Skipped,
     Submitted,
 )
-from affectlab.collection.rules import Page, fired_rules
+from affectlab.collection.records import StateRecords
+from affectlab.collection.rules import AnswersOf, Choice, ItemChoices, Page, fired_rules
 from affectlab.collection.state import AnnotatorState
 
 
@@ -56,11 +58,37 @@ def submitted_page(page: Page, entries: list[Entry], now: float) -> Page:
                                                                                           *results])  # fmt: skip
 
 
-def rule_events(protocol: Protocol, annotator: AnnotatorState, pages: list[Page], now: float) -> list[Entry]:
+def answers_read(state: StateRecords, page: Page, entries: list[Entry]) -> AnswersOf:
+    """What each of the annotator's pages chose, beside the earlier answers of others to the same items, with
+    ``page`` read from its submission ``entries`` (not yet in ``state``)."""
+    submitted = [r for _, r in entries if isinstance(r, Submitted)]
+    new_answers = [(a.item, _choice(a.labels, a.other), math.inf) for r in submitted for a in r.answers if not a.skip]
+
+    def read(page_id: str) -> list[ItemChoices]:
+        own = new_answers if page_id == page.id else [
+            (a.item, _choice(a.labels, a.other), a.at) for a in state.page_answers[page_id] if not a.skip
+        ]  # fmt: skip
+        stage = state.pages[page_id].stage
+        return [
+            (choice, [(b.annotator, _choice(b.labels, b.other)) for b in state.item_answers[(stage, item)]
+                      if b.at < at and not b.skip and b.annotator != page.annotator])
+            for item, choice, at in own
+        ]  # fmt: skip
+
+    return read
+
+
+def _choice(labels: Mapping[str, float], other: bool) -> Choice:
+    return frozenset(label for label, value in labels.items() if value > 0), other
+
+
+def rule_events(
+    protocol: Protocol, annotator: AnnotatorState, pages: list[Page], now: float, answers_of: AnswersOf | None = None
+) -> list[Entry]:
     """The actions of the protocol's rules that fire on ``pages`` (the annotator's, the one being submitted
-    last) at ``now``."""
+    last) at ``now``; ``answers_of``: what the pages' answers chose (:func:`answers_read`)."""
     entries: list[Entry] = []
-    for rule in fired_rules(protocol.rules, pages, annotator.marks):
+    for rule in fired_rules(protocol.rules, pages, annotator.marks, answers_of):
         then = rule.then
         if then.ban is not None:
             until = None if then.ban == "permanent" else now + duration_seconds(then.ban)

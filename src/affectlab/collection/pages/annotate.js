@@ -2,13 +2,17 @@
 // Texts are always set with textContent, never as HTML: an item's text cannot run code here.
 const stored = sessionStorage.getItem("affectlab-token");
 const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
-if (fromLink) { sessionStorage.setItem("affectlab-token", fromLink); history.replaceState(null, "", location.pathname); }
+// the token leaves the address bar at once (a link with "?lang=" keeps its language)
+if (fromLink) { sessionStorage.setItem("affectlab-token", fromLink); history.replaceState(null, "", location.pathname + location.search); }
 const TOKEN = fromLink || stored;
-let protocol = null, lang = "en", form = null, messages = {};
 const ASKED_LANGUAGE = new URLSearchParams(location.search).get("lang");
+// until the protocol says which languages it offers (a refused link is told before), the one asked or the browser's
+let protocol = null, form = null, messages = {};
+let lang = ASKED_LANGUAGE || sessionStorage.getItem("affectlab-language") || (navigator.language || "en").split("-")[0];
 
-// Every word the page shows comes from the message catalogue of its language (messages.json: en, uk, es); a
-// language without one falls back to English. The protocol's own texts (labels, instructions) use local().
+// Every word the page shows comes from the message catalogue of its language (messages.json: en, uk, es, with the
+// protocol's own messages over it: a protocol may add a language or reword a message); a language without one
+// falls back to English. The protocol's own texts (labels, instructions) use local().
 function t(key, vars = {}) {
   const text = (messages[lang] || {})[key] ?? messages.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
@@ -27,11 +31,22 @@ async function api(method, path, body) {
   const response = await fetch(path, {method, headers: {"Authorization": "Bearer " + TOKEN,
     "Content-Type": "application/json"}, body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) throw refusal(data, response.statusText);
   return data;
 }
+// A refusal the catalogue knows ("message": its key and values) is shown in the page's language; any other in the
+// service's own words.
+function refusal(data, fallback) {
+  const error = new Error(data.error || fallback);
+  error.message_key = data.message ? data.message.key : null;
+  error.params = data.message ? data.message.params : {};
+  return error;
+}
 function say(text) { document.getElementById("status").textContent = text; }
-function fail(error) { document.getElementById("error").textContent = error.message || String(error); }
+function fail(error) {
+  const known = error.message_key && ((messages[lang] || {})[error.message_key] ?? messages.en[error.message_key]);
+  document.getElementById("error").textContent = known ? t(error.message_key, error.params) : (error.message || String(error));
+}
 function clear() { document.getElementById("error").textContent = ""; document.getElementById("main").replaceChildren(); }
 function local(texts) { return texts[lang] || Object.values(texts)[0] || ""; }
 
@@ -40,6 +55,7 @@ async function start() {
     messages = await (await fetch("/static/messages.json")).json();
     if (!TOKEN) { fail(new Error(t("no_token"))); return; }
     protocol = await api("GET", "/api/protocol");
+    for (const [code, own] of Object.entries(protocol.messages || {})) messages[code] = {...(messages[code] || {}), ...own};
     const languages = protocol.interface_languages, chosen = ASKED_LANGUAGE || sessionStorage.getItem("affectlab-language");
     lang = languages.includes(chosen) ? chosen : languages[0];
     const select = document.getElementById("language");
