@@ -248,10 +248,11 @@ def _header(draw: st.DrawFn, text_col: bool, odd: bool) -> list[str]:
 
 
 def _clean_names(names: list[str]) -> bool:
-    """Column names every reader must accept: distinct, none the output adds (``detect --input`` adds ``lang`` and
-    ``supported`` too), no BOM to be stripped."""
+    """Column names every reader must accept: distinct, none the output adds (``detect --input`` adds ``lang``,
+    ``supported`` and ``notes`` too; ``scale/batch.py`` lists them), no BOM to be stripped."""
+    added = ("labels", "error", "lang", "supported", "notes")
     return len(set(names)) == len(names) and not any(
-        name in ("labels", "error", "lang", "supported") or name.startswith("score_") or BOM in name for name in names
+        name in added or name.startswith(("score_", "intensity_")) or BOM in name for name in names
     )
 
 
