@@ -32,7 +32,10 @@ TrainedDirOption = typer.Option(
     None, "--trained-dir", help="With --fine-tune: keep the float32 fine-tuned weights here (for benchmarks)."
 )
 ResumeOption = typer.Option(
-    False, "--resume", help="With --fine-tune: go on from the last finished epoch of a run in --trained-dir."
+    False,
+    "--resume",
+    help="With --fine-tune: go on from the last checkpoint of a run in --trained-dir (saved every 200 steps and "
+    "after each epoch).",
 )
 
 ContinueFromOption = typer.Option(
