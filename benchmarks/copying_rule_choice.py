@@ -14,13 +14,19 @@ control tasks and guess the rest (their source never saw the other items), whom 
 copying rule can see; and `agreement_with_first` (the same choice as each text's first answer too often), for
 colluders, who copy whatever answer a text already has and so agree with no one annotator throughout.
 
-Chosen (fixed before the run, each rule's part before its first run): among the settings (each rule on with one of
-its grid's parameters, or off) that stop no diligent member on the dev seeds, the one that stops the most copiers
-and colluders within 10 pages; ties: fewer rules on, then the larger `min_shared`s, the higher `at_least`s, the
-lower `below`, the shorter windows. The dev runs before each rule was added are kept
-(`copying_rule_choice_first_run.json`, `_second_run.json`).
+Chosen (the second rule of choice, fixed before its run, 2026-11-29; `benchmarks/notes/issue53_copying_rechoice.md`):
+the first choice, made on dev seeds 0-2 as the setting that stopped no diligent member, stopped 11 of 300 diligent
+members on held-out seeds 100-104 (the line: under 1 %). It sat at the edge of the safe settings. That held-out
+figure is why this second rule exists. Now, on dev seeds 0-9 (600 diligent members): a rule's parameters are a
+*candidate* when they and every setting one grid step looser in one of its thresholds (a smaller `min_shared`, a
+lower `at_least`, a higher `below`) stop no diligent member on their own; a parameter at its grid's loosest step has
+no known margin and is no candidate (those steps are in the grid only as neighbours). Among the settings made of
+candidates (each rule one candidate or off), the one that stops the most copiers and colluders within 10 pages;
+ties: fewer rules on, then the larger `min_shared`s, the higher `at_least`s, the lower `below`, the shorter windows.
+The first rule's results (seeds 0-2, no margin) are kept as `copying_rule_choice.json` and the dev runs before each
+rule was added as `copying_rule_choice_first_run.json`, `_second_run.json`.
 
-    python benchmarks/copying_rule_choice.py [--seeds 0 1 2] [--out benchmarks/results/copying_rule_choice.json]
+    python benchmarks/copying_rule_choice.py [--seeds 0 1 ... 9] [--out benchmarks/results/copying_rule_choice_margin.json]
 """
 
 from __future__ import annotations
@@ -39,13 +45,19 @@ from affectlab.collection.rules import copies_first, copies_one, guesses
 from affectlab.collection.submission import answers_read
 
 WINDOWS = (5, 8, 10)
-MIN_SHARED = (10, 15, 20, 25, 30)
+MIN_SHARED = (10, 15, 20, 25, 30, 40)
 AT_LEAST = (0.9, 0.95, 1.0)
-FIRST_MIN_SHARED = (15, 20, 25, 30)
+FIRST_MIN_SHARED = (15, 20, 25, 30, 40)
 FIRST_AT_LEAST = (0.85, 0.9, 0.95, 1.0)
 GUESS_WINDOWS = (5, 10)
-GUESS_BELOW = (0.2, 0.3, 0.4)
-GUESS_MIN_PAIRS = (20, 40)
+GUESS_BELOW = (0.1, 0.2, 0.3, 0.4)
+GUESS_MIN_PAIRS = (20, 40, 60)
+# Each threshold's position in a rule's key and its steps from loosest to strictest.
+LOOSENING = {
+    "copying": {1: MIN_SHARED, 2: AT_LEAST},
+    "first": {1: FIRST_MIN_SHARED, 2: FIRST_AT_LEAST},
+    "guessing": {1: tuple(reversed(GUESS_BELOW)), 2: GUESS_MIN_PAIRS},
+}
 WATCHED = ("copier", "colluder")
 Condition = AgreementWithOne | AgreementWithFirst | AgreementWithOthers
 FIRES = {AgreementWithFirst: copies_first, AgreementWithOne: copies_one, AgreementWithOthers: guesses}
@@ -123,6 +135,29 @@ def grids(crowds: list[tuple[dict, object]]) -> dict[str, dict[tuple, dict]]:
     }  # fmt: skip
 
 
+def looser_neighbours(rule: str, key: tuple) -> list[tuple] | None:
+    """The settings one grid step looser than ``key`` in one threshold (None: a threshold at its loosest step)."""
+    neighbours = []
+    for position, steps in LOOSENING[rule].items():
+        step = steps.index(key[position])
+        if step == 0:
+            return None
+        neighbours.append((*key[:position], steps[step - 1], *key[position + 1 :]))
+    return neighbours
+
+
+def candidates(crowds: list[tuple[dict, object]], found: dict[str, dict[tuple, dict]]) -> dict[str, list[tuple]]:
+    """Per rule, the settings that, with every looser neighbour, stop no diligent member on their own."""
+    stops_diligent = {rule: {key: tally(crowds, [fired])["diligent_stopped"] for key, fired in settings.items()}
+                      for rule, settings in found.items()}  # fmt: skip
+    kept = {}
+    for rule, settings in stops_diligent.items():
+        kept[rule] = [key for key, stopped in settings.items()
+                      if stopped == 0 and (near := looser_neighbours(rule, key)) is not None
+                      and all(settings[n] == 0 for n in near)]  # fmt: skip
+    return kept
+
+
 def preference(row: dict) -> tuple:
     on = [row[rule] for rule in ("copying", "first", "guessing") if row[rule] is not None]
     strictness = [(s.get("min_shared", 0), s.get("at_least", 0), -s.get("below", 0), -s["window"]) for s in on]
@@ -131,14 +166,16 @@ def preference(row: dict) -> tuple:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     crowds = [crowd(seed) for seed in args.seeds]
     found = grids(crowds)
     names = {"copying": ("window", "min_shared", "at_least"), "first": ("window", "min_shared", "at_least"),
              "guessing": ("window", "below", "min_shared")}  # fmt: skip
-    choices = [[None, *found[rule]] for rule in names]
+    kept = candidates(crowds, found)
+    print("candidates:", json.dumps({rule: len(keys) for rule, keys in kept.items()}))
+    choices = [[None, *kept[rule]] for rule in names]
     rows = []
     for setting in itertools.product(*choices):
         on = [found[rule][key] for rule, key in zip(names, setting, strict=True) if key is not None]
@@ -148,11 +185,14 @@ def main() -> None:
     safe = [row for row in rows if row["diligent_stopped"] == 0]
     chosen = max(safe, key=preference)
     print("chosen:", json.dumps(chosen))
-    best_each = {rule: max((r for r in safe if [x for x in names if r[x] is not None] == [rule]), key=preference)
+    best_each = {rule: max((r for r in safe if [x for x in names if r[x] is not None] == [rule]),
+                           key=preference, default=None)
                  for rule in names}  # fmt: skip
     print("each alone:", json.dumps(best_each))
     if args.out:
-        summary = {"seeds": args.seeds, "chosen": chosen, "each_rule_alone": best_each, "settings": len(rows)}
+        summary = {"seeds": args.seeds, "chosen": chosen, "each_rule_alone": best_each, "settings": len(rows),
+                   "candidates": {rule: [dict(zip(names[rule], key, strict=True)) for key in keys]
+                                  for rule, keys in kept.items()}}  # fmt: skip
         args.out.write_text(json.dumps(summary, indent=1) + "\n")
 
 
