@@ -26,7 +26,8 @@ ties: fewer rules on, then the larger `min_shared`s, the higher `at_least`s, the
 The first rule's results (seeds 0-2, no margin) are kept as `copying_rule_choice.json` and the dev runs before each
 rule was added as `copying_rule_choice_first_run.json`, `_second_run.json`.
 
-    python benchmarks/copying_rule_choice.py [--seeds 0 1 ... 9] [--out benchmarks/results/copying_rule_choice_margin.json]
+    python benchmarks/copying_rule_choice.py [--seeds 0 1 ... 9] \
+        [--out benchmarks/results/copying_rule_choice_margin.json]
 """
 
 from __future__ import annotations
