@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,20 @@ def data_dir() -> Path:
     if DATA_DIR is None:
         pytest.skip("no data directory: set AFFECTLAB_DATA_DIR or put shared/data beside the checkout")
     return DATA_DIR
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """Runs ``affectlab`` in this process with the given arguments (each made a string): its exit code, stdout and
+    stderr."""
+    from affectlab.cli import main
+
+    def run(*args: object) -> tuple[int, str, str]:
+        code = main([str(arg) for arg in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
 
 
 @pytest.fixture(autouse=True)

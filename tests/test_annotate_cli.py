@@ -13,17 +13,10 @@ import pandas as pd
 import pytest
 
 from affectlab.annotation import aggregate, binarize, read_aggregation, read_long, read_wide, write_aggregation
-from affectlab.cli import main
 from affectlab.errors import InputError
 
 LABELS = ("joy", "fear", "anger")
 WIDE = ["--item-col", "text_id", "--label-col", "emotion", "--text-col", "text"]
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _ratings(n_items: int = 30, seed: int = 0) -> list[tuple[str, str, str, str, int]]:
@@ -82,11 +75,9 @@ def _long_frame() -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl"])
-def test_aggregate_writes_one_row_per_item_that_reads_back(
-    capsys, wide_file: Path, tmp_path: Path, suffix: str
-) -> None:
+def test_aggregate_writes_one_row_per_item_that_reads_back(cli, wide_file: Path, tmp_path: Path, suffix: str) -> None:
     out = tmp_path / f"aggregated{suffix}"
-    code, _, err = run(capsys, "annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
+    code, _, err = cli("annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
     assert code == 0, err
     expected = aggregate(read_wide(wide_file, "text_id", "emotion", text_col="text"), "majority", min_confidence=0.9)
     back = read_aggregation(out)
@@ -98,17 +89,17 @@ def test_aggregate_writes_one_row_per_item_that_reads_back(
     assert back.texts == expected.texts
 
 
-def test_aggregate_csv_columns(capsys, wide_file: Path, tmp_path: Path) -> None:
+def test_aggregate_csv_columns(cli, wide_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "aggregated.csv"
-    run(capsys, "annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
+    cli("annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
     header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
     assert header[:5] == ["item", "text", "labels", "confidence", "passes"]
     assert header[5:7] == ["value_anger", "confidence_anger"] and len(header) == 11
 
 
-def test_aggregate_json_summary(capsys, long_file: Path, tmp_path: Path) -> None:
+def test_aggregate_json_summary(cli, long_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "aggregated.jsonl"
-    code, stdout, _ = run(capsys, "annotate", "aggregate", long_file, "--value-col", "value", "--out", out, "--json")
+    code, stdout, _ = cli("annotate", "aggregate", long_file, "--value-col", "value", "--out", out, "--json")
     assert code == 0
     summary = json.loads(stdout)
     assert summary["method"] == "dawid-skene" and summary["min_confidence"] == 0.9
@@ -118,16 +109,16 @@ def test_aggregate_json_summary(capsys, long_file: Path, tmp_path: Path) -> None
     assert len(out.read_text(encoding="utf-8").splitlines()) == 30
 
 
-def test_aggregate_without_out_prints_a_summary_table(capsys, wide_file: Path) -> None:
-    code, stdout, _ = run(capsys, "annotate", "aggregate", wide_file, *WIDE, "--method", "wawa")
+def test_aggregate_without_out_prints_a_summary_table(cli, wide_file: Path) -> None:
+    code, stdout, _ = cli("annotate", "aggregate", wide_file, *WIDE, "--method", "wawa")
     assert code == 0
     assert "wawa: 30 items" in stdout and "passing items with it" in stdout
 
 
-def test_aggregate_reads_long_presence_rows_with_declared_labels(capsys, tmp_path: Path) -> None:
+def test_aggregate_reads_long_presence_rows_with_declared_labels(cli, tmp_path: Path) -> None:
     path = tmp_path / "chosen.csv"
     path.write_text("item,annotator,label\nt1,x,joy\nt1,y,joy\nt2,x,\nt2,y,fear\n", encoding="utf-8")
-    code, stdout, _ = run(capsys, "annotate", "aggregate", path, "--labels", "joy,fear,anger", "--json")
+    code, stdout, _ = cli("annotate", "aggregate", path, "--labels", "joy,fear,anger", "--json")
     assert code == 0
     summary = json.loads(stdout)
     assert list(summary["label_counts"]) == ["joy", "fear", "anger"]
@@ -137,8 +128,8 @@ def test_aggregate_reads_long_presence_rows_with_declared_labels(capsys, tmp_pat
 # --- agreement ---
 
 
-def test_agreement_json_is_the_agreement_report(capsys, wide_file: Path) -> None:
-    code, stdout, _ = run(capsys, "annotate", "agreement", wide_file, *WIDE, "--bootstrap", "50", "--json")
+def test_agreement_json_is_the_agreement_report(cli, wide_file: Path) -> None:
+    code, stdout, _ = cli("annotate", "agreement", wide_file, *WIDE, "--bootstrap", "50", "--json")
     assert code == 0
     report = json.loads(stdout)
     assert set(report) == {"overall", "per_label"}
@@ -150,22 +141,22 @@ def test_agreement_json_is_the_agreement_report(capsys, wide_file: Path) -> None
     assert overall["n_items"] == 30 and overall["n_annotators"] == 3
 
 
-def test_agreement_table_shows_undefined_statistics_as_na_with_the_reason(capsys, tmp_path: Path) -> None:
+def test_agreement_table_shows_undefined_statistics_as_na_with_the_reason(cli, tmp_path: Path) -> None:
     path = tmp_path / "same.csv"
     rows = [f"t{i},{label},{1 if label == 'joy' else i % 2},{1 if label == 'joy' else 0}" for i in range(6)
             for label in ("joy", "fear")]  # fmt: skip
     path.write_text("item,label,Annotator-1,Annotator-2\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    code, stdout, _ = run(capsys, "annotate", "agreement", path, "--bootstrap", "20")
+    code, stdout, _ = cli("annotate", "agreement", path, "--bootstrap", "20")
     assert code == 0
     assert "n/a (1)" in stdout and "expected disagreement is 0" in stdout
 
 
-def test_agreement_level_ordinal_on_intensities(capsys, tmp_path: Path) -> None:
+def test_agreement_level_ordinal_on_intensities(cli, tmp_path: Path) -> None:
     path = tmp_path / "intensity.csv"
     rows = [f"t{i},joy,{i % 4},{(i + i // 4) % 4}" for i in range(12)]
     path.write_text("item,label,Annotator-1,Annotator-2\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    _, nominal, _ = run(capsys, "annotate", "agreement", path, "--level", "nominal", "--bootstrap", "0", "--json")
-    _, ordinal, _ = run(capsys, "annotate", "agreement", path, "--bootstrap", "0", "--json")
+    _, nominal, _ = cli("annotate", "agreement", path, "--level", "nominal", "--bootstrap", "0", "--json")
+    _, ordinal, _ = cli("annotate", "agreement", path, "--bootstrap", "0", "--json")
     alpha = {name: json.loads(text)["overall"]["krippendorff_alpha"] for name, text in [("n", nominal), ("o", ordinal)]}
     assert alpha["n"] != pytest.approx(alpha["o"])
 
@@ -173,16 +164,16 @@ def test_agreement_level_ordinal_on_intensities(capsys, tmp_path: Path) -> None:
 # --- compare ---
 
 
-def test_compare_an_aggregated_file_with_gold_joined_on_text(capsys, wide_file, gold_file, tmp_path) -> None:
+def test_compare_an_aggregated_file_with_gold_joined_on_text(cli, wide_file, gold_file, tmp_path) -> None:
     out = tmp_path / "aggregated.csv"
-    run(capsys, "annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
-    code, stdout, _ = run(capsys, "annotate", "compare", out, gold_file, "--json")
+    cli("annotate", "aggregate", wide_file, *WIDE, "--method", "majority", "--out", out)
+    code, stdout, _ = cli("annotate", "compare", out, gold_file, "--json")
     assert code == 0
     comparison = json.loads(stdout)
     assert comparison["joined_on"] == "text" and comparison["n_matched"] == 30
     assert comparison["per_label"]["fear"]["accuracy"] == 1.0
     assert comparison["per_label"]["joy"]["accuracy"] == pytest.approx(0.9)
-    code, stdout, _ = run(capsys, "annotate", "compare", out, gold_file, "--only-passing")
+    code, stdout, _ = cli("annotate", "compare", out, gold_file, "--only-passing")
     assert code == 0 and "Cohen's kappa" in stdout and "aggregated items matched" in stdout
     assert "by text (none left out)" in stdout
 
@@ -190,10 +181,10 @@ def test_compare_an_aggregated_file_with_gold_joined_on_text(capsys, wide_file, 
 # --- report ---
 
 
-def test_report_writes_markdown_and_chart(capsys, wide_file: Path, gold_file: Path, tmp_path: Path) -> None:
+def test_report_writes_markdown_and_chart(cli, wide_file: Path, gold_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    code, _, err = run(
-        capsys, "annotate", "report", wide_file, *WIDE, "--out", out, "--gold", gold_file, "--method", "majority"
+    code, _, err = cli(
+        "annotate", "report", wide_file, *WIDE, "--out", out, "--gold", gold_file, "--method", "majority"
     )
     assert code == 0, err
     markdown = (out / "report.md").read_text(encoding="utf-8")
@@ -204,14 +195,14 @@ def test_report_writes_markdown_and_chart(capsys, wide_file: Path, gold_file: Pa
     assert sorted(p.name for p in out.iterdir()) == ["agreement.png", "report.md"]
 
 
-def test_the_reports_command_reproduces_it(capsys, long_file: Path, tmp_path: Path) -> None:
+def test_the_reports_command_reproduces_it(cli, long_file: Path, tmp_path: Path) -> None:
     first = tmp_path / "first"
-    run(capsys, "annotate", "report", long_file, "--value-col", "value", "--out", first, "--method", "majority")
+    cli("annotate", "report", long_file, "--value-col", "value", "--out", first, "--method", "majority")
     markdown = (first / "report.md").read_text(encoding="utf-8")
     command = markdown.split("```\n")[1].strip()
     assert command.startswith("affectlab annotate report") and "--min-confidence 0.9 " in command  # defaults too
     second = tmp_path / "second"
-    code, _, _ = run(capsys, *shlex.split(command.replace(str(first), str(second)))[1:])
+    code, _, _ = cli(*shlex.split(command.replace(str(first), str(second)))[1:])
     assert code == 0
     assert (second / "report.md").read_text(encoding="utf-8") == markdown.replace(str(first), str(second))
 
@@ -233,28 +224,28 @@ BAD_INPUT = [
 @pytest.mark.parametrize(
     ("content", "args", "message"), [case[1:] for case in BAD_INPUT], ids=[c[0] for c in BAD_INPUT]
 )
-def test_bad_ratings_give_one_line_and_write_nothing(capsys, tmp_path: Path, content, args, message) -> None:
+def test_bad_ratings_give_one_line_and_write_nothing(cli, tmp_path: Path, content, args, message) -> None:
     path = tmp_path / "ratings.csv"
     path.write_text(content, encoding="utf-8")
     out = tmp_path / "aggregated.csv"
-    code, stdout, err = run(capsys, "annotate", "aggregate", path, "--item-col", "text_id", "--label-col", "emotion",
+    code, stdout, err = cli("annotate", "aggregate", path, "--item-col", "text_id", "--label-col", "emotion",
                             *args, "--out", out)  # fmt: skip
     assert code == 2
     assert err.startswith("error: ") and err.count("\n") == 1 and message in err
     assert stdout == "" and not out.exists()
 
 
-def test_a_missing_file_is_one_line(capsys, tmp_path: Path) -> None:
+def test_a_missing_file_is_one_line(cli, tmp_path: Path) -> None:
     out = tmp_path / "aggregated.csv"
-    code, _, err = run(capsys, "annotate", "aggregate", tmp_path / "nope.csv", "--out", out)
+    code, _, err = cli("annotate", "aggregate", tmp_path / "nope.csv", "--out", out)
     assert code == 2 and err == f"error: file '{tmp_path / 'nope.csv'}' does not exist\n"
     assert not out.exists()
 
 
-def test_a_non_utf8_file_is_one_line(capsys, tmp_path: Path) -> None:
+def test_a_non_utf8_file_is_one_line(cli, tmp_path: Path) -> None:
     path = tmp_path / "ratings.csv"
     path.write_bytes("item,annotator,label\nt1,Оля,радість\n".encode("cp1251"))
-    code, _, err = run(capsys, "annotate", "agreement", path)
+    code, _, err = cli("annotate", "agreement", path)
     assert code == 2 and "is not UTF-8 text" in err and err.count("\n") == 1
 
 
@@ -266,19 +257,19 @@ def test_a_non_utf8_file_is_one_line(capsys, tmp_path: Path) -> None:
         (["--bootstrap", "-5"], "--bootstrap must be 0 (no intervals) or more"),
     ],
 )
-def test_report_refusals_write_no_report(capsys, tmp_path: Path, args: list[str], message: str) -> None:
+def test_report_refusals_write_no_report(cli, tmp_path: Path, args: list[str], message: str) -> None:
     path = tmp_path / "one.csv"
     path.write_text("item,label,Annotator-1\nt1,joy,1\nt2,joy,0\n", encoding="utf-8")
     out = tmp_path / "report"
-    code, _, err = run(capsys, "annotate", "report", path, "--out", out, *args)
+    code, _, err = cli("annotate", "report", path, "--out", out, *args)
     assert code == 2 and message in err and err.count("\n") == 1
     assert not out.exists()
 
 
-def test_agreement_on_one_annotator_is_one_line(capsys, tmp_path: Path) -> None:
+def test_agreement_on_one_annotator_is_one_line(cli, tmp_path: Path) -> None:
     path = tmp_path / "one.csv"
     path.write_text("item,label,Annotator-1\nt1,joy,1\nt2,joy,0\n", encoding="utf-8")
-    code, _, err = run(capsys, "annotate", "agreement", path)
+    code, _, err = cli("annotate", "agreement", path)
     assert code == 2 and err == "error: agreement needs ratings from at least 2 annotators; found 1\n"
 
 
@@ -288,22 +279,22 @@ def test_agreement_on_one_annotator_is_one_line(capsys, tmp_path: Path) -> None:
     ids=["5000-digit-number", "5000-deep-nesting"],
 )
 def test_guessing_the_layout_from_a_first_record_json_cannot_hold_is_one_line(
-    capsys, tmp_path: Path, value: str, why: str
+    cli, tmp_path: Path, value: str, why: str
 ) -> None:  # regression found by fuzzing (tests/test_fuzz_readers.py): a ValueError/RecursionError traceback
     path = tmp_path / "ratings.jsonl"
     path.write_text('{"item": ' + value + ', "annotator": "A", "label": "joy"}\n', encoding="utf-8")
-    code, _, err = run(capsys, "annotate", "agreement", path)
+    code, _, err = cli("annotate", "agreement", path)
     assert code == 2 and err.startswith("error: ratings.jsonl line 1: not usable JSON") and why in err
     assert err.count("\n") == 1
 
 
-def test_compare_rejects_a_file_that_is_not_an_aggregation(capsys, wide_file: Path, gold_file: Path) -> None:
-    code, _, err = run(capsys, "annotate", "compare", wide_file, gold_file)
+def test_compare_rejects_a_file_that_is_not_an_aggregation(cli, wide_file: Path, gold_file: Path) -> None:
+    code, _, err = cli("annotate", "compare", wide_file, gold_file)
     assert code == 2 and "has no column 'item'" in err
 
 
-def test_aggregate_refuses_an_output_type_before_reading(capsys, wide_file: Path, tmp_path: Path) -> None:
-    code, _, err = run(capsys, "annotate", "aggregate", wide_file, "--out", tmp_path / "out.parquet")
+def test_aggregate_refuses_an_output_type_before_reading(cli, wide_file: Path, tmp_path: Path) -> None:
+    code, _, err = cli("annotate", "aggregate", wide_file, "--out", tmp_path / "out.parquet")
     assert code == 2 and "unsupported output file type '.parquet'" in err
 
 
@@ -341,49 +332,47 @@ def test_read_aggregation_names_a_bad_passes_cell(tmp_path: Path) -> None:
         read_aggregation(path)
 
 
-def test_the_released_per_annotator_layout_is_read_as_it_comes(capsys, wide_file: Path) -> None:
-    code, plain, _ = run(capsys, "annotate", "agreement", wide_file, "--json")
+def test_the_released_per_annotator_layout_is_read_as_it_comes(cli, wide_file: Path) -> None:
+    code, plain, _ = cli("annotate", "agreement", wide_file, "--json")
     assert code == 0
-    _, named, _ = run(capsys, "annotate", "agreement", wide_file, *WIDE, "--json")
+    _, named, _ = cli("annotate", "agreement", wide_file, *WIDE, "--json")
     assert json.loads(plain)["overall"] == json.loads(named)["overall"]
 
 
-def test_a_wrong_column_option_suggests_the_file_s_column(capsys, wide_file: Path) -> None:
-    code, _, err = run(capsys, "annotate", "agreement", wide_file, "--item-col", "item")
+def test_a_wrong_column_option_suggests_the_file_s_column(cli, wide_file: Path) -> None:
+    code, _, err = cli("annotate", "agreement", wide_file, "--item-col", "item")
     assert code == 2 and err.strip().endswith("did you mean --item-col text_id?") and len(err.strip().splitlines()) == 1
 
 
 # --- the real SemEval-2025 Task 11 per-annotator file ---
 
 
-def test_ukr_individuals_end_to_end(capsys, data_dir: Path, tmp_path: Path) -> None:
+def test_ukr_individuals_end_to_end(cli, data_dir: Path, tmp_path: Path) -> None:
     ratings = data_dir / "semeval2025_task11" / "individual_labels" / "ukr" / "ukr_individuals.csv"
     released = [data_dir / "semeval2025_task11" / "track_a" / split / "ukr.csv" for split in ("train", "dev", "test")]
     if not ratings.is_file() or not all(path.is_file() for path in released):
         pytest.skip("no SemEval-2025 Task 11 per-annotator file or track A ukr splits in the data directory")
-    code, stdout, _ = run(capsys, "annotate", "agreement", ratings, *WIDE, "--binarize", "--bootstrap", "50", "--json")
+    code, stdout, _ = cli("annotate", "agreement", ratings, *WIDE, "--binarize", "--bootstrap", "50", "--json")
     assert code == 0
     assert json.loads(stdout)["overall"]["krippendorff_alpha"] == pytest.approx(0.4588, abs=1e-4)
-    code, stdout, _ = run(capsys, "annotate", "agreement", ratings, "--binarize", "--bootstrap", "0", "--json")
+    code, stdout, _ = cli("annotate", "agreement", ratings, "--binarize", "--bootstrap", "0", "--json")
     assert code == 0  # the file as it comes: text_id and emotion are found by name
     assert json.loads(stdout)["overall"]["krippendorff_alpha"] == pytest.approx(0.4588, abs=1e-4)
     out = tmp_path / "ukr_majority.csv"
-    code, _, _ = run(
-        capsys, "annotate", "aggregate", ratings, *WIDE, "--binarize", "--method", "majority", "--out", out
-    )
+    code, _, _ = cli("annotate", "aggregate", ratings, *WIDE, "--binarize", "--method", "majority", "--out", out)
     assert code == 0
-    code, stdout, _ = run(capsys, "annotate", "compare", out, *released, "--json")
+    code, stdout, _ = cli("annotate", "compare", out, *released, "--json")
     assert code == 0
     comparison = json.loads(stdout)
     assert comparison["joined_on"] == "text" and comparison["n_matched"] > 4200
     assert all(scores["cohen_kappa"] > 0.7 for scores in comparison["per_label"].values())
 
 
-def test_the_python_api_writes_the_report_the_command_writes(capsys, wide_file: Path, tmp_path: Path) -> None:
+def test_the_python_api_writes_the_report_the_command_writes(cli, wide_file: Path, tmp_path: Path) -> None:
     from affectlab.annotation import RatingsSource, write_report
 
     out = tmp_path / "cli"
-    code, _, err = run(capsys, "annotate", "report", wide_file, *WIDE, "--out", out, "--method", "majority")
+    code, _, err = cli("annotate", "report", wide_file, *WIDE, "--out", out, "--method", "majority")
     assert code == 0, err
     source = RatingsSource(wide_file, item_col="text_id", label_col="emotion", text_col="text")
     report, chart = write_report(source, tmp_path / "api", "majority")
@@ -392,14 +381,14 @@ def test_the_python_api_writes_the_report_the_command_writes(capsys, wide_file: 
     assert api.split("## Reproduce")[0] == cli.split("## Reproduce")[0] and chart.is_file()
 
 
-def test_aggregate_takes_control_answers_as_known_truths(capsys, long_file: Path, tmp_path: Path) -> None:
+def test_aggregate_takes_control_answers_as_known_truths(cli, long_file: Path, tmp_path: Path) -> None:
     controls = tmp_path / "controls.csv"
     truth = {(r[0], r[2]): r[4] for r in _ratings() if r[3] == "Annotator-1"}
     controls.write_text("item,label,value\n" + "".join(f"0,{label},{truth[('0', label)]}\n" for label in LABELS))
     args = ["annotate", "aggregate", long_file, "--value-col", "value", "--controls", controls]
-    code, stdout, _ = run(capsys, *args, "--json")
+    code, stdout, _ = cli(*args, "--json")
     assert code == 0 and json.loads(stdout)["n_control_questions"] == len(LABELS)
-    code, stdout, _ = run(capsys, *args)
+    code, stdout, _ = cli(*args)
     assert code == 0 and f"{len(LABELS)} control questions held at their known answers" in " ".join(stdout.split())
 
 
@@ -411,9 +400,9 @@ def test_aggregate_takes_control_answers_as_known_truths(capsys, long_file: Path
         ("item,label\n0,joy\n", [], "no column 'value'"),
     ],
 )
-def test_bad_controls_are_one_line(capsys, long_file: Path, tmp_path: Path, content, extra, message) -> None:
+def test_bad_controls_are_one_line(cli, long_file: Path, tmp_path: Path, content, extra, message) -> None:
     controls = tmp_path / "controls.csv"
     controls.write_text(content, encoding="utf-8")
     args = ["annotate", "aggregate", long_file, "--value-col", "value", "--controls", controls, *extra]
-    code, _, stderr = run(capsys, *args)
+    code, _, stderr = cli(*args)
     assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1

@@ -19,7 +19,6 @@ from affectlab.annotation.protocol import (
     protocol_from_data,
     read_protocol,
 )
-from affectlab.cli import main
 from affectlab.cli.collect_cmds import PRESET_NAMES
 from affectlab.errors import InputError
 from affectlab.labels import GOEMOTIONS_TO_SENTIMENT
@@ -148,29 +147,23 @@ def test_durations():
         duration_seconds("15")
 
 
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_init_writes_the_preset_and_check_reads_it(capsys, tmp_path: Path):
+def test_init_writes_the_preset_and_check_reads_it(cli, tmp_path: Path):
     out = tmp_path / "protocol.yaml"
-    code, stdout, _ = run(capsys, "annotate", "init", "--preset", "emobench-ua", "--out", out)
+    code, stdout, _ = cli("annotate", "init", "--preset", "emobench-ua", "--out", out)
     assert code == 0 and "wrote the emobench-ua protocol" in stdout
     assert out.read_text(encoding="utf-8") == preset_text("emobench-ua")
-    code, stdout, _ = run(capsys, "annotate", "check", out, "--json")
+    code, stdout, _ = cli("annotate", "check", out, "--json")
     summary = json.loads(stdout)
     assert code == 0 and summary["name"] == "emobench-ua" and len(summary["stages"]) == 2
     assert summary["rules"] == ["fast-pages", "skipped-pages", "break", "control-accuracy"]
 
 
-def test_init_keeps_a_file_unless_forced(capsys, tmp_path: Path):
+def test_init_keeps_a_file_unless_forced(cli, tmp_path: Path):
     out = tmp_path / "protocol.yaml"
     out.write_text("mine", encoding="utf-8")
-    code, _, stderr = run(capsys, "annotate", "init", "--preset", "brighter", "--out", out)
+    code, _, stderr = cli("annotate", "init", "--preset", "brighter", "--out", out)
     assert code == 2 and "already exists (--force replaces it)" in stderr and out.read_text() == "mine"
-    code, _, _ = run(capsys, "annotate", "init", "--preset", "brighter", "--out", out, "--force", "--json")
+    code, _, _ = cli("annotate", "init", "--preset", "brighter", "--out", out, "--force", "--json")
     assert code == 0 and out.read_text(encoding="utf-8") == preset_text("brighter")
 
 
@@ -182,15 +175,15 @@ def test_init_keeps_a_file_unless_forced(capsys, tmp_path: Path):
         (["--preset", "goemotions", "--out", "no/such/folder/p.yaml"], "does not exist"),
     ],
 )
-def test_init_refusals_are_one_line(capsys, tmp_path: Path, monkeypatch, args, message):
+def test_init_refusals_are_one_line(cli, tmp_path: Path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    code, _, stderr = run(capsys, "annotate", "init", *args)
+    code, _, stderr = cli("annotate", "init", *args)
     assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())
 
 
-def test_check_names_the_broken_field(capsys, tmp_path: Path):
+def test_check_names_the_broken_field(cli, tmp_path: Path):
     path = tmp_path / "protocol.yaml"
     path.write_text(preset_text("emobench-ua").replace("page_size: 5", "page_size: 0"), encoding="utf-8")
-    code, _, stderr = run(capsys, "annotate", "check", path)
+    code, _, stderr = cli("annotate", "check", path)
     assert code == 2 and "protocol.yaml: page_size: Input should be greater than or equal to 1" in stderr

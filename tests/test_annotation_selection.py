@@ -11,7 +11,6 @@ import pytest
 
 from affectlab.annotation import selection
 from affectlab.annotation.selection import SelectionSettings, normalised, select_texts
-from affectlab.cli import main
 from affectlab.errors import InputError
 
 UK = [
@@ -96,12 +95,6 @@ def test_bad_settings_are_one_line():
         SelectionSettings(min_words=5, max_words=3)
 
 
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def pool(tmp_path: Path) -> Path:
     path = tmp_path / "pool.csv"
@@ -111,16 +104,16 @@ def pool(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def protocol(capsys, tmp_path: Path) -> Path:
+def protocol(cli, tmp_path: Path) -> Path:
     path = tmp_path / "protocol.yaml"
-    assert run(capsys, "annotate", "init", "--preset", "emobench-ua", "--out", path, "--json")[0] == 0
+    assert cli("annotate", "init", "--preset", "emobench-ua", "--out", path, "--json")[0] == 0
     return path
 
 
-def test_select_writes_the_texts_and_a_manifest_of_every_stage(capsys, tmp_path, pool, protocol):
+def test_select_writes_the_texts_and_a_manifest_of_every_stage(cli, tmp_path, pool, protocol):
     out = tmp_path / "selected.jsonl"
     args = ["annotate", "select", pool, "--protocol", protocol, "--size", 5, "--out", out, "--id-col", "id"]
-    code, stdout, _ = run(capsys, *args, "--toxicity-col", "toxicity", "--max-toxicity", "0.65", "--json")
+    code, stdout, _ = cli(*args, "--toxicity-col", "toxicity", "--max-toxicity", "0.65", "--json")
     manifest = json.loads(stdout)
     assert code == 0 and manifest["protocol"] == "emobench-ua" and manifest["settings"]["min_words"] == 5
     assert [s["stage"] for s in manifest["stages"]] == [
@@ -141,8 +134,8 @@ def test_select_writes_the_texts_and_a_manifest_of_every_stage(capsys, tmp_path,
         (["--toxicity-col", "text"], "is not a number"),
     ],
 )
-def test_select_refusals_are_one_line_and_write_nothing(capsys, tmp_path, pool, protocol, extra, message):
+def test_select_refusals_are_one_line_and_write_nothing(cli, tmp_path, pool, protocol, extra, message):
     out = tmp_path / "selected.csv"
-    code, _, stderr = run(capsys, "annotate", "select", pool, "--protocol", protocol, "--size", 5, "--out", out, *extra)
+    code, _, stderr = cli("annotate", "select", pool, "--protocol", protocol, "--size", 5, "--out", out, *extra)
     assert code == 2 and message in stderr and len(stderr.strip().splitlines()) == 1
     assert not out.exists()

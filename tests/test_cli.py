@@ -6,14 +6,6 @@ import sys
 
 import pytest
 
-from affectlab.cli import main
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.fixture
 def user_file(tmp_path):
@@ -28,23 +20,22 @@ def user_file(tmp_path):
     return path
 
 
-def test_datasets_list_json(capsys):
-    code, out, _ = run(capsys, "datasets", "list", "--json")
+def test_datasets_list_json(cli):
+    code, out, _ = cli("datasets", "list", "--json")
     assert code == 0
     names = [d["name"] for d in json.loads(out)]
     assert "emobench-ua" in names and "emocontext" in names
 
 
-def test_datasets_show_counts_rows(capsys, data_dir):
-    code, out, _ = run(capsys, "datasets", "show", "semeval2025-esp", "--data-dir", str(data_dir), "--json")
+def test_datasets_show_counts_rows(cli, data_dir):
+    code, out, _ = cli("datasets", "show", "semeval2025-esp", "--data-dir", str(data_dir), "--json")
     assert code == 0
     assert json.loads(out)["splits"]["dev"]["rows"] == 184
 
 
-def test_train_then_eval_a_saved_model_on_a_user_file(capsys, user_file, tmp_path):
+def test_train_then_eval_a_saved_model_on_a_user_file(cli, user_file, tmp_path):
     out_dir = tmp_path / "model"
-    code, out, _ = run(
-        capsys,
+    code, out, _ = cli(
         "train",
         "tfidf-lr",
         "--dataset",
@@ -59,7 +50,7 @@ def test_train_then_eval_a_saved_model_on_a_user_file(capsys, user_file, tmp_pat
     assert json.loads(out)["n_train"] == 60
     test_only = tmp_path / "test.csv"
     test_only.write_text("text,label\nрадість щастя,радість\nмені страшно жах,страх\n", encoding="utf-8")
-    code, out, _ = run(capsys, "eval", "--model", str(out_dir), "--dataset", str(test_only), "--json")
+    code, out, _ = cli("eval", "--model", str(out_dir), "--dataset", str(test_only), "--json")
     assert code == 0, out
     record = json.loads(out)
     assert record["split"] == "test" and record["n"] == 2
@@ -67,9 +58,8 @@ def test_train_then_eval_a_saved_model_on_a_user_file(capsys, user_file, tmp_pat
     assert record["metrics"]["per_label"]["joy"]["support"] == 1
 
 
-def test_eval_json_schema_on_a_registered_dataset(capsys, data_dir):
-    code, out, _ = run(
-        capsys,
+def test_eval_json_schema_on_a_registered_dataset(cli, data_dir):
+    code, out, _ = cli(
         "eval",
         "--model",
         "keywords",
@@ -90,17 +80,17 @@ def test_eval_json_schema_on_a_registered_dataset(capsys, data_dir):
     assert low <= record["metrics"]["primary"]["value"] <= high
 
 
-def test_eval_limit_scores_only_the_first_rows(capsys, user_file):
+def test_eval_limit_scores_only_the_first_rows(cli, user_file):
     args = ("eval", "--model", "keywords", "--dataset", str(user_file), "--split-col", "split", "--json")
-    code, out, err = run(capsys, *args, "--limit", "4")
+    code, out, err = cli(*args, "--limit", "4")
     assert code == 0, err
     assert json.loads(out)["n"] == 4
-    code, out, _ = run(capsys, *args)
+    code, out, _ = cli(*args)
     assert json.loads(out)["n"] == 15
 
 
-def test_eval_table_is_shaped_like_emobench_table_1(capsys, user_file):
-    code, out, _ = run(capsys, "eval", "--model", "keywords", "--dataset", str(user_file), "--split-col", "split")
+def test_eval_table_is_shaped_like_emobench_table_1(cli, user_file):
+    code, out, _ = cli("eval", "--model", "keywords", "--dataset", str(user_file), "--split-col", "split")
     assert code == 0
     assert "joy" in out and "precision" in out and "macro avg" in out and "95% CI" in out
 
@@ -117,22 +107,22 @@ def test_eval_table_is_shaped_like_emobench_table_1(capsys, user_file):
         (["eval", "--model", "hf:", "--dataset", "x.csv"], "needs what to run after the colon"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
+def test_bad_input_is_one_line_and_exit_2(cli, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.csv").write_text("text,label\nhello,joy\n", encoding="utf-8")
-    code, _, err = run(capsys, *args)
+    code, _, err = cli(*args)
     assert code == 2
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "models").exists()
 
 
-def test_empty_text_and_wrong_encoding_write_nothing(capsys, tmp_path):
+def test_empty_text_and_wrong_encoding_write_nothing(cli, tmp_path):
     empty = tmp_path / "empty.csv"
     empty.write_text("text,label\n   ,joy\n", encoding="utf-8")
     latin = tmp_path / "latin.csv"
     latin.write_bytes("text,label\nniño,joy\n".encode("latin-1"))
     for path, message in ((empty, "is empty"), (latin, "not UTF-8")):
-        code, _, err = run(capsys, "train", "keywords", "--dataset", str(path), "--out", str(tmp_path / "m"))
+        code, _, err = cli("train", "keywords", "--dataset", str(path), "--out", str(tmp_path / "m"))
         assert code == 2 and message in err
     assert not (tmp_path / "m").exists()
 
@@ -170,8 +160,8 @@ def test_missing_data_dir_file_through_the_installed_script(tmp_path):
         (["eval", "--dataset", "x.csv"], "Missing option"),
     ],
 )
-def test_usage_errors_exit_2_with_one_error_line(capsys, args, message):
-    code, _, err = run(capsys, *args)
+def test_usage_errors_exit_2_with_one_error_line(cli, args, message):
+    code, _, err = cli(*args)
     assert code == 2
     assert message in err and err.startswith("error: ") and err.count("\n") == 1 and "--help)" in err
 
@@ -189,19 +179,19 @@ def test_error_and_note_lines_keep_square_brackets(capsys):
 # --- regressions found by fuzzing (tests/test_fuzz_readers.py) ---
 
 
-def test_error_quoting_a_column_name_with_a_line_break_stays_one_line(capsys, tmp_path):
+def test_error_quoting_a_column_name_with_a_line_break_stays_one_line(cli, tmp_path):
     source = tmp_path / "in.csv"
     source.write_text('"tweet\ntext",id\nhello,1\n', encoding="utf-8")  # a quoted line break in the header
-    code, _, err = run(capsys, "detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
+    code, _, err = cli("detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
     assert code == 2
     assert err.count("\n") == 1 and "(columns: tweet\\ntext, id)" in err
     assert not (tmp_path / "out.csv").exists()
 
 
-def test_error_quoting_a_huge_cell_is_shortened_to_one_readable_line(capsys, tmp_path):
+def test_error_quoting_a_huge_cell_is_shortened_to_one_readable_line(cli, tmp_path):
     source = tmp_path / "in.csv"
     source.write_text("x" * 200_000 + ",id\nhello,1\n", encoding="utf-8")  # a header that is one huge cell
-    code, _, err = run(capsys, "detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
+    code, _, err = cli("detect", "--fast", "--input", str(source), "--output", str(tmp_path / "out.csv"))
     assert code == 2
     assert err.count("\n") == 1 and len(err) < 1100
     assert err.startswith("error: in.csv has no column 'text'") and "characters left out" in err

@@ -77,7 +77,7 @@ def test_an_annotator_who_copies_another_is_banned_and_the_one_copied_is_not(tmp
 
 def test_the_plus_preset_is_emobench_ua_with_our_three_rules_alone():
     plain, plus = preset("emobench-ua"), preset("emobench-ua-plus")
-    ours = plus.rules[len(plain.rules):]
+    ours = plus.rules[len(plain.rules) :]
     assert plus.rules[: len(plain.rules)] == plain.rules
     assert [rule.name for rule in ours] == ["copying", "copying-first", "guessing"]
     assert ours[0].when.agreement_with_one and ours[1].when.agreement_with_first and ours[2].when.agreement_with_others

@@ -236,7 +236,8 @@ def test_a_protocols_own_messages_reach_the_page_and_an_unknown_one_is_refused_i
     project, _ = create_project(str(tmp_path / "p.sqlite"), text, [Item("1", "text")], {})
     token = project.invite("a")
     assert call(TestClient(create_app(project)), "GET", "/api/protocol", token).json()["messages"] == {
-        "uk": {"title": "Розмітка"}}
+        "uk": {"title": "Розмітка"}
+    }
     with pytest.raises(InputError, match=r"messages\.uk: no page message 'titel'") as refused:
         create_project(str(tmp_path / "q.sqlite"), text.replace("title:", "titel:"), [Item("1", "text")], {})
     assert "\n" not in str(refused.value)

@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 import affectlab
-from affectlab.cli import main
 from affectlab.detectors.documents import (
     MAX_TEXT_CHARS,
     SENTENCE_MAX_CHARS,
@@ -28,12 +27,6 @@ FEAR = "Then the house caught fire and I was terrified."
 
 def long_document(early: str = JOY, late: str = FEAR, fillers: int = 50) -> str:
     return early + " " + FILLER * fillers + late
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(
@@ -131,38 +124,38 @@ def test_a_document_of_whitespace_between_sentences_and_one_of_symbols():
     assert symbols.sentences and symbols.labels
 
 
-def test_a_text_over_the_limit_is_refused_in_one_line(capsys):
+def test_a_text_over_the_limit_is_refused_in_one_line(cli):
     huge = "a" * (5 * 1024 * 1024)
     with pytest.raises(InputError, match="5,242,880 characters; the limit is 1,000,000"):
         affectlab.detect(["fine", huge])
     assert MAX_TEXT_CHARS == 1_000_000
-    code, _, err = run(capsys, "detect", huge)
+    code, _, err = cli("detect", huge)
     assert code == 2 and err.count("\n") == 1 and "limit" in err
 
 
-def test_sentences_with_a_dialogue_taxonomy_are_refused_in_one_line(capsys):
+def test_sentences_with_a_dialogue_taxonomy_are_refused_in_one_line(cli):
     with pytest.raises(InputError, match="does not score sentences"):
         affectlab.detect("you are late again", taxonomy="emocontext", sentences=True)
-    code, _, err = run(capsys, "detect", "--taxonomy", "emocontext", "--sentences", "you are late")
+    code, _, err = cli("detect", "--taxonomy", "emocontext", "--sentences", "you are late")
     assert code == 2 and err.count("\n") == 1
 
 
-def test_detect_sentences_prints_one_line_per_sentence_and_json(capsys):
-    code, out, _ = run(capsys, "detect", "--sentences", JOY + " " + FEAR)
+def test_detect_sentences_prints_one_line_per_sentence_and_json(cli):
+    code, out, _ = cli("detect", "--sentences", JOY + " " + FEAR)
     assert code == 0 and "sentences:" in out
     assert sum(1 for line in out.splitlines() if line.strip().startswith(("0 ", str(len(JOY) + 1)))) == 2
-    code, out, _ = run(capsys, "detect", "--sentences", "--json", JOY + " " + FEAR)
+    code, out, _ = cli("detect", "--sentences", "--json", JOY + " " + FEAR)
     record = json.loads(out)
     assert [s["text"] for s in record["sentences"]] == [JOY, FEAR]
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet", ".csv"])
-def test_detect_input_scores_long_cells_whole_with_a_sentences_column(tmp_path, capsys, suffix):
+def test_detect_input_scores_long_cells_whole_with_a_sentences_column(tmp_path, cli, suffix):
     source = tmp_path / "docs.jsonl"
     rows = [{"text": long_document()}, {"text": "What a lovely surprise!"}, {"text": "  "}]
     source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     target = tmp_path / f"out{suffix}"
-    code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(target), "--sentences", "--json")
+    code, _, err = cli("detect", "--input", str(source), "--output", str(target), "--sentences", "--json")
     assert code == 0, err
     if suffix == ".jsonl":
         written = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
@@ -181,7 +174,7 @@ def test_detect_input_scores_long_cells_whole_with_a_sentences_column(tmp_path, 
     assert float(written[0]["score_fear"]) == pytest.approx(alone.scores["fear"], abs=1e-4)
 
 
-def test_detect_input_reads_each_rows_language_from_a_column(tmp_path, capsys):
+def test_detect_input_reads_each_rows_language_from_a_column(tmp_path, cli):
     source = tmp_path / "langs.csv"
     pd.DataFrame(
         {
@@ -190,7 +183,7 @@ def test_detect_input_reads_each_rows_language_from_a_column(tmp_path, capsys):
         }
     ).to_csv(source, index=False)
     target = tmp_path / "out.jsonl"
-    code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(target), "--lang-col", "language")
+    code, _, err = cli("detect", "--input", str(source), "--output", str(target), "--lang-col", "language")
     assert code == 0, err
     written = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
     assert [row["lang"] for row in written[:3]] == ["deu", "en", "fr"]  # a tag given is shown as given
@@ -198,19 +191,19 @@ def test_detect_input_reads_each_rows_language_from_a_column(tmp_path, capsys):
     assert "language" in written[3]["error"] and written[3]["score_joy"] is None
 
 
-def test_a_lang_column_named_lang_is_filled_in_and_lang_with_lang_col_is_refused(tmp_path, capsys):
+def test_a_lang_column_named_lang_is_filled_in_and_lang_with_lang_col_is_refused(tmp_path, cli):
     source = tmp_path / "langs.csv"
     pd.DataFrame({"text": ["Ich bin so glücklich!", "I am so happy!"], "lang": ["deu", ""]}).to_csv(source, index=False)
     target = tmp_path / "out.csv"
-    code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(target), "--lang-col", "lang")
+    code, _, err = cli("detect", "--input", str(source), "--output", str(target), "--lang-col", "lang")
     assert code == 0, err
     written = pd.read_csv(target, keep_default_na=False)
     assert written["lang"].tolist() == ["deu", "en"] and list(written.columns).count("lang") == 1
     again = tmp_path / "again.csv"
-    code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(again), "--lang-col", "lang",
+    code, _, err = cli("detect", "--input", str(source), "--output", str(again), "--lang-col", "lang",
                        "--lang", "de")  # fmt: skip
     assert code == 2 and "not both" in err and not again.exists()
-    code, _, err = run(capsys, "detect", "--input", str(source), "--output", str(again), "--lang-col", "nope")
+    code, _, err = cli("detect", "--input", str(source), "--output", str(again), "--lang-col", "nope")
     assert code == 2 and "no column 'nope'" in err
 
 

@@ -25,12 +25,6 @@ def words(text: str) -> list[str]:
     return [text[s.start : s.end] for s in word_spans(text)]
 
 
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -147,11 +141,11 @@ def test_fast_explains_the_ngram_member() -> None:
     assert max(result.explanation[result.labels[0]], key=lambda s: s.weight).text == "hate"
 
 
-def test_cli_explain_prints_the_words_and_json_has_the_spans(capsys) -> None:
-    code, out, _ = run(capsys, "detect", ANGRY, "--explain")
+def test_cli_explain_prints_the_words_and_json_has_the_spans(cli) -> None:
+    code, out, _ = cli("detect", ANGRY, "--explain")
     assert code == 0
     assert "why anger: hate +" in out
-    code, out, _ = run(capsys, "detect", ANGRY, "--explain-label", "joy", "--json")
+    code, out, _ = cli("detect", ANGRY, "--explain-label", "joy", "--json")
     assert code == 0
     found = json.loads(out)["explanation"]
     assert "joy" in found and "anger" in found
@@ -165,8 +159,8 @@ def test_cli_explain_prints_the_words_and_json_has_the_spans(capsys) -> None:
         (["detect", "--open", "I feel <extra_id_0>.", "--explain"], "--explain applies to emotions"),
     ],
 )
-def test_cli_bad_explain_is_one_line_with_exit_2(capsys, args, message) -> None:
-    code, out, err = run(capsys, *args)
+def test_cli_bad_explain_is_one_line_with_exit_2(cli, args, message) -> None:
+    code, out, err = cli(*args)
     assert code == 2
     assert message in err and "Traceback" not in err + out
     assert len(err.strip().splitlines()) == 1

@@ -11,16 +11,9 @@ import pandas as pd
 import pytest
 
 import affectlab
-from affectlab.cli import main
 from affectlab.io.resume import FOLDER_RECORD
 
 TEXTS = ["I love this so much", "Я дуже злий", "¡Qué miedo!", "", "what a sad day", "thank you!"]
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -33,8 +26,8 @@ def inputs(tmp_path: Path) -> Path:
     return folder
 
 
-def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, capsys) -> None:
-    code, out, err = run(capsys, "score", "--input", inputs, "--output", tmp_path / "out", "--fast",
+def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, cli) -> None:
+    code, out, err = cli("score", "--input", inputs, "--output", tmp_path / "out", "--fast",
                          "--batch-size", "64", "--json")  # fmt: skip
     assert code == 0, err
     report = json.loads(out)
@@ -46,8 +39,8 @@ def test_local_engine_scores_a_folder(inputs: Path, tmp_path: Path, capsys) -> N
     assert scored.loc[0, "labels"] and pd.isna(scored.loc[3, "score_joy"])
 
 
-def test_score_writes_the_columns_and_values_detect_input_writes(inputs: Path, tmp_path: Path, capsys) -> None:
-    code, _, err = run(capsys, "score", "--input", inputs / "b.csv", "--output", tmp_path / "out", "--fast")
+def test_score_writes_the_columns_and_values_detect_input_writes(inputs: Path, tmp_path: Path, cli) -> None:
+    code, _, err = cli("score", "--input", inputs / "b.csv", "--output", tmp_path / "out", "--fast")
     assert code == 0, err
     affectlab.detect_file(inputs / "b.csv", tmp_path / "detected.parquet", fast=True)
 
@@ -57,32 +50,32 @@ def test_score_writes_the_columns_and_values_detect_input_writes(inputs: Path, t
     pd.testing.assert_frame_equal(scored, detected)
 
 
-def test_score_into_a_folder_scored_with_other_columns_is_refused(inputs: Path, tmp_path: Path, capsys) -> None:
+def test_score_into_a_folder_scored_with_other_columns_is_refused(inputs: Path, tmp_path: Path, cli) -> None:
     command = ["score", "--input", inputs, "--output", tmp_path / "out", "--fast", "--batch-size", "512"]
-    assert run(capsys, *command)[0] == 0
+    assert cli(*command)[0] == 0
     record = tmp_path / "out" / FOLDER_RECORD
     saved = json.loads(record.read_text(encoding="utf-8"))
     del saved["details"]["extra columns"]  # as an earlier version recorded it: its files had no lang, notes
     record.write_text(json.dumps(saved), encoding="utf-8")
     (tmp_path / "out" / "b.parquet").unlink()
 
-    code, _, err = run(capsys, *command)
+    code, _, err = cli(*command)
 
     assert code == 2 and "holds files scored without extra columns (this run: with extra columns lang," in err
 
 
-def test_bad_input(tmp_path: Path, capsys) -> None:
-    code, _, err = run(capsys, "score", "--input", tmp_path / "nope.parquet", "--output", tmp_path / "o")
+def test_bad_input(tmp_path: Path, cli) -> None:
+    code, _, err = cli("score", "--input", tmp_path / "nope.parquet", "--output", tmp_path / "o")
     assert code == 2 and "does not exist" in err
     (tmp_path / "x.json").write_text("{}")
-    code, _, err = run(capsys, "score", "--input", tmp_path / "x.json", "--output", tmp_path / "o")
+    code, _, err = cli("score", "--input", tmp_path / "x.json", "--output", tmp_path / "o")
     assert code == 2 and "reads .parquet and .csv" in err
     (tmp_path / "y.csv").write_text("a\n1\n")
-    code, _, err = run(capsys, "score", "--input", tmp_path / "y.csv", "--output", tmp_path / "o", "--engine", "spark")
+    code, _, err = cli("score", "--input", tmp_path / "y.csv", "--output", tmp_path / "o", "--engine", "spark")
     assert code == 2 and "local or ray" in err
 
 
-def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, capsys) -> None:
+def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, cli) -> None:
     pytest.importorskip("ray")
     import ray
 
@@ -90,7 +83,7 @@ def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, capsys)
     try:
         for engine in ("local", "ray"):
             extra = ["--workers", "2"] if engine == "ray" else []
-            code, _, err = run(capsys, "score", "--input", inputs, "--output", tmp_path / engine, "--fast",
+            code, _, err = cli("score", "--input", inputs, "--output", tmp_path / engine, "--fast",
                                "--batch-size", "64", "--engine", engine, *extra)  # fmt: skip
             assert code == 0, err
     finally:

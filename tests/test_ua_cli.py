@@ -7,14 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from affectlab.cli import main
 from affectlab.uatasks.instance_files import read_instances
-
-
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(arg) for arg in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +33,8 @@ def tiny_lm(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
-def test_baselines_json_has_the_issue_keys_per_task(capsys, data_dir: Path) -> None:
-    code, out, err = run(capsys, "ua", "baselines", "--data-dir", data_dir, "--json")
+def test_baselines_json_has_the_issue_keys_per_task(cli, data_dir: Path) -> None:
+    code, out, err = cli("ua", "baselines", "--data-dir", data_dir, "--json")
     assert code == 0, err
     results = json.loads(out)
     assert results["lmes-cats-mc"]["random"] == pytest.approx(0.2)
@@ -51,10 +44,10 @@ def test_baselines_json_has_the_issue_keys_per_task(capsys, data_dir: Path) -> N
     assert "skipped" in results["up-titles"]  # the local sample cannot give unmasked candidates
 
 
-def test_generate_is_deterministic_for_a_seed(capsys, data_dir: Path, tmp_path: Path) -> None:
+def test_generate_is_deterministic_for_a_seed(cli, data_dir: Path, tmp_path: Path) -> None:
     paths = [tmp_path / f"{name}.jsonl" for name in ("a", "b", "c")]
     for path, seed in zip(paths, (3, 3, 4), strict=True):
-        code, _, err = run(capsys, "ua", "generate", "lmes-wordlength", "--data-dir", data_dir, "--n", 12,
+        code, _, err = cli("ua", "generate", "lmes-wordlength", "--data-dir", data_dir, "--n", 12,
                            "--seed", seed, "--out", path)  # fmt: skip
         assert code == 0, err
     first, again, other = (read_instances(path) for path in paths)
@@ -62,9 +55,9 @@ def test_generate_is_deterministic_for_a_seed(capsys, data_dir: Path, tmp_path: 
     assert len(first) == 12 and {i.task for i in first} == {"lmes-wordlength"}
 
 
-def test_generate_ua_cbt_from_a_story_file(capsys, data_dir: Path, tmp_path: Path) -> None:
+def test_generate_ua_cbt_from_a_story_file(cli, data_dir: Path, tmp_path: Path) -> None:
     stories = data_dir / "eval_ua_tion" / "UA-CBT" / "artifacts" / "stories" / "few_shot_split.csv"
-    code, _, err = run(capsys, "ua", "generate", "ua-cbt", "--input", stories, "--out", tmp_path / "cbt.jsonl")
+    code, _, err = cli("ua", "generate", "ua-cbt", "--input", stories, "--out", tmp_path / "cbt.jsonl")
     assert code == 0, err
     instances = read_instances(tmp_path / "cbt.jsonl")
     assert instances and all(len(i.options) == 6 for i in instances)
@@ -80,26 +73,26 @@ def test_generate_ua_cbt_from_a_story_file(capsys, data_dir: Path, tmp_path: Pat
         (["ua", "eval", "lmes-low", "--model", "no/such/model", "--file", "missing.jsonl"], "does not exist"),
     ],
 )
-def test_bad_generate_and_eval_input_is_one_line(capsys, tmp_path: Path, monkeypatch, args, message) -> None:
+def test_bad_generate_and_eval_input_is_one_line(cli, tmp_path: Path, monkeypatch, args, message) -> None:
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(capsys, *args)
+    code, _, err = cli(*args)
     assert code == 2 and message in err and err.count("\n") == 1
     assert not list(tmp_path.iterdir())
 
 
-def test_a_story_too_short_for_any_gap_is_a_clear_error(capsys, tmp_path: Path) -> None:
+def test_a_story_too_short_for_any_gap_is_a_clear_error(cli, tmp_path: Path) -> None:
     story = tmp_path / "tiny.txt"
     story.write_text("Жив собі кіт. Він спав.", encoding="utf-8")
-    code, _, err = run(capsys, "ua", "generate", "ua-cbt", "--input", story, "--out", tmp_path / "cbt.jsonl")
+    code, _, err = cli("ua", "generate", "ua-cbt", "--input", story, "--out", tmp_path / "cbt.jsonl")
     assert code == 2 and "no UA-CBT instance" in err
     assert not (tmp_path / "cbt.jsonl").exists()
 
 
 def test_eval_with_a_local_causal_lm_writes_a_record_and_predictions(
-    capsys, data_dir: Path, tiny_lm: Path, tmp_path: Path
+    cli, data_dir: Path, tiny_lm: Path, tmp_path: Path
 ) -> None:
     predictions = tmp_path / "predictions.jsonl"
-    code, out, err = run(capsys, "ua", "eval", "lmes-cats-bin", "--model", tiny_lm, "--data-dir", data_dir,
+    code, out, err = cli("ua", "eval", "lmes-cats-bin", "--model", tiny_lm, "--data-dir", data_dir,
                          "--limit", 6, "--predictions", predictions, "--json")  # fmt: skip
     assert code == 0, err
     record = json.loads(out)
@@ -110,14 +103,14 @@ def test_eval_with_a_local_causal_lm_writes_a_record_and_predictions(
     assert record["accuracy"] == pytest.approx(sum(row["correct"] for row in rows) / 6)
 
 
-def test_eval_against_an_unreachable_endpoint_is_one_line(capsys, data_dir: Path) -> None:
-    code, _, err = run(capsys, "ua", "eval", "lmes-cats-bin", "--model", "any", "--endpoint",
+def test_eval_against_an_unreachable_endpoint_is_one_line(cli, data_dir: Path) -> None:
+    code, _, err = cli("ua", "eval", "lmes-cats-bin", "--model", "any", "--endpoint",
                        "http://127.0.0.1:9/v1", "--data-dir", data_dir, "--limit", 1)  # fmt: skip
     assert code == 2 and err.count("\n") == 1
 
 
-def test_export_lm_eval_writes_a_task_per_loadable_task(capsys, data_dir: Path, tmp_path: Path) -> None:
-    code, out, err = run(capsys, "ua", "export-lm-eval", tmp_path / "tasks", "--data-dir", data_dir, "--json")
+def test_export_lm_eval_writes_a_task_per_loadable_task(cli, data_dir: Path, tmp_path: Path) -> None:
+    code, out, err = cli("ua", "export-lm-eval", tmp_path / "tasks", "--data-dir", data_dir, "--json")
     assert code == 0, err
     result = json.loads(out)
     names = {Path(path).name for path in result["written"]}
@@ -125,10 +118,10 @@ def test_export_lm_eval_writes_a_task_per_loadable_task(capsys, data_dir: Path, 
     assert "up-titles" in result["skipped"]
 
 
-def test_the_python_api_generates_what_the_command_generates(capsys, data_dir: Path, tmp_path: Path) -> None:
+def test_the_python_api_generates_what_the_command_generates(cli, data_dir: Path, tmp_path: Path) -> None:
     from affectlab.uatasks.jobs import generate_instances
 
-    code, _, err = run(capsys, "ua", "generate", "lmes-wordlength", "--data-dir", data_dir, "--n", 5,
+    code, _, err = cli("ua", "generate", "lmes-wordlength", "--data-dir", data_dir, "--n", 5,
                        "--seed", 2, "--out", tmp_path / "cli.jsonl")  # fmt: skip
     assert code == 0, err
     done = generate_instances("lmes-wordlength", tmp_path / "api.jsonl", n=5, seed=2, data_dir=data_dir)
