@@ -1,7 +1,9 @@
 """A persistent cache of text embeddings keyed by encoder id + SHA-1 of the text, so that re-evaluating or
 re-training heads never embeds the same text twice. One SQLite file per encoder under
 ``$AFFECTLAB_CACHE_DIR/embeddings`` (default ``~/.cache/affectlab/embeddings``); SQLite gives atomic,
-crash-safe writes and concurrent readers without any server."""
+crash-safe writes and concurrent readers and writers (processes too) without any server. The cache is only ever a
+saving: a file it cannot use (damaged, read-only, locked past the timeout) is passed by and the texts are encoded,
+and a stored vector that is not one (another length, not bytes, not finite) is encoded again and replaced."""
 
 from __future__ import annotations
 
@@ -26,14 +28,18 @@ class EmbeddingCache:
 
     def __init__(self, encoder_id: str, dim: int, directory: Path | None = None) -> None:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", encoder_id)
-        self.memo = SqliteMemo((directory or cache_dir() / "embeddings") / f"{safe}.sqlite", "vectors", "vector")
+        folder = directory or cache_dir() / "embeddings"
+        self.memo = SqliteMemo(folder / f"{safe}.sqlite", "vectors", "vector", best_effort=True)
         self.path = self.memo.path
         self.dim = dim
 
-    def vector(self, stored: bytes) -> np.ndarray | None:
-        """A stored vector, or None when it has another dimension (a file of an earlier encoder)."""
+    def vector(self, stored: object) -> np.ndarray | None:
+        """A stored vector, or None when it is not one of this encoder's (another dimension: a file of an earlier
+        encoder; not bytes, or not finite: a damaged row)."""
+        if not isinstance(stored, bytes) or len(stored) != 4 * self.dim:
+            return None
         vector = np.frombuffer(stored, dtype=np.float32)
-        return vector if len(vector) == self.dim else None
+        return vector if np.isfinite(vector).all() else None
 
     def __len__(self) -> int:
         return len(self.memo)

@@ -128,7 +128,9 @@ def forget_encoder(name: str) -> None:
 @contextmanager
 def embedding_cache(enabled: bool = True) -> Iterator[None]:
     """Within this block, embeddings are read from and written to the on-disk cache. Training and evaluation on
-    datasets turn it on; detecting a user's texts leaves it off, so their texts are not stored."""
+    datasets turn it on, and so do candidate affective states (short feeling words, a user's too:
+    :func:`affectlab.openstates.predictors.open_scoring.embed_states`); detecting a user's texts leaves it off, so
+    their texts are not stored."""
     token = _cache_enabled.set(enabled)
     try:
         yield

@@ -3,22 +3,25 @@ translations, LLM replies), and looking up many keys at once.
 
 SQLite gives atomic, crash-safe commits and concurrent readers without a server; WAL mode lets one writer and many
 readers work at once. :class:`SqliteMemo` opens a connection per call, so one memo may be shared by the threads of
-the service. :func:`memoized` is the read-through step all three caches share: take what is stored, compute the
-distinct missing items in chunks, and store each chunk before the next, so a run that stops part way keeps what it
-paid for.
+the service, and processes may share its file. :func:`memoized` is the read-through step all three caches share:
+take what is stored, compute the distinct missing items in chunks, and store each chunk before the next, so a run
+that stops part way keeps what it paid for.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from contextlib import closing
+from contextlib import AbstractContextManager, closing, nullcontext, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
 from affectlab.errors import DataNotFoundError
 
 KEYS_PER_QUERY = 900  # SQLite's default limit on bound parameters is 999
+FILE_FAULTS = (sqlite3.DatabaseError, OSError)
+"""What a memo's file raises when it cannot be used: damaged or not an SQLite file ("file is not a database"), in a
+folder that cannot be made or written, locked past the timeout (``OperationalError`` is a ``DatabaseError``)."""
 T = TypeVar("T")
 V = TypeVar("V")
 
@@ -36,17 +39,32 @@ def select_by_keys(db: sqlite3.Connection, query: str, keys: Sequence[Any]) -> l
 
 class SqliteMemo:
     """``key -> value`` pairs in the table ``table`` (columns ``key`` and ``column``) of the SQLite file ``path``.
-    Keys are bytes (a digest of what was computed and by what); values are whatever SQLite stores (bytes, text)."""
+    Keys are bytes (a digest of what was computed and by what); values are whatever SQLite stores (bytes, text).
 
-    def __init__(self, path: Path, table: str, column: str) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise DataNotFoundError(f"cannot create the cache folder {str(path.parent)!r} ({exc.strerror})") from None
+    With ``best_effort``, a file that cannot be used (:data:`FILE_FAULTS`) is passed by: it answers no key and keeps
+    nothing, so its caller computes what it needs instead of stopping, and the file is left as it is."""
+
+    def __init__(self, path: Path, table: str, column: str, best_effort: bool = False) -> None:
         self.path, self._table, self._column = path, table, column
+        self.best_effort = best_effort
+        with self._passed_by():
+            self._create()
+
+    def _create(self) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            if self.best_effort:
+                raise
+            raise DataNotFoundError(f"cannot create the cache folder {str(folder)!r} ({exc.strerror})") from None
         with closing(self._connect()) as db, db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key BLOB PRIMARY KEY, {column} NOT NULL)")
+            db.execute(f"CREATE TABLE IF NOT EXISTS {self._table} (key BLOB PRIMARY KEY, {self._column} NOT NULL)")
+
+    def _passed_by(self) -> AbstractContextManager[None]:
+        """Where the file is read or written: its faults are swallowed when the memo is best-effort."""
+        return suppress(*FILE_FAULTS) if self.best_effort else nullcontext()
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=60)
@@ -54,12 +72,13 @@ class SqliteMemo:
     def get(self, keys: Sequence[bytes]) -> dict[bytes, Any]:
         """The stored values among ``keys``."""
         query = f"SELECT key, {self._column} FROM {self._table} WHERE key IN ({{marks}})"
-        with closing(self._connect()) as db:
+        with self._passed_by(), closing(self._connect()) as db:
             return dict(select_by_keys(db, query, keys))
+        return {}  # a best-effort memo whose file cannot be read
 
     def put(self, rows: Sequence[tuple[bytes, Any]]) -> None:
         """Store ``(key, value)`` rows in one transaction."""
-        with closing(self._connect()) as db, db:
+        with self._passed_by(), closing(self._connect()) as db, db:
             db.executemany(f"INSERT OR REPLACE INTO {self._table} (key, {self._column}) VALUES (?, ?)", rows)
 
     def __len__(self) -> int:

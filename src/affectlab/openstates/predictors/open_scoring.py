@@ -12,7 +12,8 @@ from affectlab.errors import InputError
 from affectlab.openstates.languages import OPEN_LANGS, STATE_TEMPLATES
 
 STATE_CHUNK = 256
-"""States embedded per call of the encoder when a caller follows the progress (2,000 new states take seconds)."""
+"""States embedded per call of the encoder when a caller follows the progress (2,000 new states take seconds the
+first time; the embedding cache keeps them)."""
 TAU = 0.05
 """Temperature of the map's softmax (cosines of unit vectors / TAU)."""
 Examples = dict[str, tuple[list[str], list[str]]]
@@ -75,18 +76,22 @@ def columns(known: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
 def embed_states(states: Sequence[str], lang: str, progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Unit vectors of states written as the language's state template
     (:data:`~affectlab.openstates.languages.STATE_TEMPLATES`); ``progress(done, total)`` after each
-    :data:`STATE_CHUNK` states when given."""
-    from affectlab.encoders.sentence import embed
+    :data:`STATE_CHUNK` states when given. The vectors go through the on-disk embedding cache
+    (:mod:`affectlab.encoders.cache`: the encoder's identity and the written state, "I feel X.", make the key), so a
+    state is embedded once per machine, whichever process or predictor asks: the states missing from it are encoded
+    in batches, and the vectors are the same bits as the encoder's."""
+    from affectlab.encoders.sentence import embed, embedding_cache
 
     if lang not in STATE_TEMPLATES:
         raise InputError(f"unknown language {lang!r} for open affective states (known: {', '.join(OPEN_LANGS)})")
     if not states:
         return np.zeros((0, 384), np.float32)
     written = [STATE_TEMPLATES[lang].format(s) for s in states]
-    if progress is None:
-        return unit_rows(embed(written))
-    chunks = []
-    for start in range(0, len(written), STATE_CHUNK):
-        chunks.append(embed(written[start : start + STATE_CHUNK]))
-        progress(start + len(chunks[-1]), len(written))
+    with embedding_cache():  # feeling words, not a user's texts: 2,000 new ones cost seconds once, then milliseconds
+        if progress is None:
+            return unit_rows(embed(written))
+        chunks = []
+        for start in range(0, len(written), STATE_CHUNK):
+            chunks.append(embed(written[start : start + STATE_CHUNK]))
+            progress(start + len(chunks[-1]), len(written))
     return unit_rows(np.vstack(chunks))

@@ -89,8 +89,10 @@ class OpenVocabularyPredictor:
         self, lang: str, states: Sequence[str], only: bool = False, progress: Callable[[int, int], None] | None = None
     ) -> OpenVocabularyPredictor:
         """A copy whose ``lang`` candidates are ``states`` added to its own (or ``only`` them). The last few copies
-        are kept, so a caller who passes the same states on every call embeds them once; ``progress(done, total)``
-        follows the embedding of the new ones."""
+        are kept, so a caller who passes the same states on every call embeds them once, and the new states' vectors
+        are kept on disk (:func:`~affectlab.openstates.predictors.open_scoring.embed_states`), so another process
+        or a list that shares states with an earlier one embeds only the states never embedded before;
+        ``progress(done, total)`` follows the embedding of the new ones."""
         if lang not in self.candidates_:
             raise InputError(f"the open-state predictor has no {lang!r} states (has {', '.join(self.candidates_)})")
         key = (lang, tuple(states), only)
