@@ -75,12 +75,12 @@ def test_an_annotator_who_copies_another_is_banned_and_the_one_copied_is_not(tmp
     assert project.submit(first, later["page"], answers_for(later, own))["status"] == "active"
 
 
-def test_the_plus_preset_is_emobench_ua_with_our_three_rules_alone():
+def test_the_plus_preset_is_emobench_ua_with_our_two_rules_alone():
     plain, plus = preset("emobench-ua"), preset("emobench-ua-plus")
     ours = plus.rules[len(plain.rules) :]
     assert plus.rules[: len(plain.rules)] == plain.rules
-    assert [rule.name for rule in ours] == ["copying", "copying-first", "guessing"]
-    assert ours[0].when.agreement_with_one and ours[1].when.agreement_with_first and ours[2].when.agreement_with_others
+    assert [rule.name for rule in ours] == ["copying", "guessing"]
+    assert ours[0].when.agreement_with_one and ours[1].when.agreement_with_others
     same = {"rules", "name", "description"}
     assert plus.model_dump(exclude=same) == plain.model_dump(exclude=same)
     assert "ours" in preset_text("emobench-ua-plus").split("\nformat:")[0]  # its comments say what is ours
