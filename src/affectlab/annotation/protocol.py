@@ -505,7 +505,7 @@ def page_message_keys() -> set[str]:
 
 PRESETS = ("emobench-ua", "emobench-ua-plus", "goemotions", "emocontext", "brighter")
 """The protocols that reproduce the papers' designs (``annotation/presets/NAME.yaml``), and ``emobench-ua-plus``:
-EmoBench-UA's with a rule of ours (``NAME.overlay.yaml`` over its base)."""
+EmoBench-UA's with rules of ours (``NAME.overlay.yaml`` over its base)."""
 
 
 def preset_text(name: str) -> str:
