@@ -10,11 +10,10 @@ from affectlab.annotation.protocol import (
     AgreementWithFirst,
     AgreementWithOne,
     AgreementWithOthers,
-    FirstOverOthers,
     preset,
     preset_text,
 )
-from affectlab.collection.rules import NO_EMOTION, colludes, copies_first, copies_one, guesses
+from affectlab.collection.rules import NO_EMOTION, copies_first, copies_one, guesses
 from test_collection import FIRST, make, passed
 
 FEAR, SURPRISE = (frozenset({"fear"}), False), (frozenset({"surprise"}), False)
@@ -54,19 +53,6 @@ def test_copying_the_first_answer_and_guessing_fire_at_their_shares():
     assert not guesses([(FEAR, [("a", FEAR), ("b", SURPRISE)])] * 5, guessing)  # 5 of 10
 
 
-def test_colluding_is_agreeing_with_the_first_answer_more_than_with_the_rest():
-    condition = FirstOverOthers(by=0.3, min_shared=10)
-    colluder = [(FEAR, [("a", FEAR), ("b", SURPRISE)]), (SURPRISE, [("b", SURPRISE), ("c", FEAR)])] * 5
-    assert colludes(colluder, condition)  # always the first (1.0), never the second (0.0)
-    assert not colludes(colluder[:9], condition)  # 9 items with two earlier answers: under min_shared
-    diligent = [(FEAR, [("a", FEAR), ("b", FEAR)]), (SURPRISE, [("b", FEAR), ("c", SURPRISE)])] * 5
-    assert not colludes(diligent, condition)  # the first on half, the others on half: no gap
-    one_earlier = [(FEAR, [("a", FEAR)])] * 20  # only one earlier answer: nothing to compare with
-    assert not colludes(one_earlier, condition)
-    assert not colludes([(NO_EMOTION, [("a", NO_EMOTION), ("b", FEAR)])] * 10, condition)  # no first pair left
-    assert colludes([(FEAR, [("a", FEAR), ("b", SURPRISE)])] * 10, FirstOverOthers(by=1.0, min_shared=10))
-
-
 def answers_for(page, choices):  # a page shows texts, not ids: make's texts are "text number {i}"
     chosen = [choices[item["text"].replace("text number ", "t")] for item in page["items"]]
     return [{"position": i, "labels": labels, "none": not labels} for i, labels in enumerate(chosen)]
@@ -87,24 +73,6 @@ def test_an_annotator_who_copies_another_is_banned_and_the_one_copied_is_not(tmp
     later = project.next_page(first, FIRST)  # the one copied goes on, its answers now after the copier's too
     clock.now += 60
     assert project.submit(first, later["page"], answers_for(later, own))["status"] == "active"
-
-
-def test_a_colluder_who_copies_each_first_answer_is_banned_and_the_others_are_not(tmp_path):
-    colluding = COPYING.replace("agreement_with_one: {at_least: 1.0, min_shared: 6}",
-                                "first_over_others: {by: 0.5, min_shared: 6}")  # fmt: skip
-    text = preset_text("emobench-ua").replace("\naggregation:", colluding + "aggregation:", 1)
-    project, _, clock = make(tmp_path, gold={}, n=40, text=text)
-    labels = ({"fear": 2}, {"surprise": 1}, {"disgust": 3}, {"fear": 2, "disgust": 1})
-    own = {f"t{i}": labels[i % 4] for i in range(40)}
-    second_own = {f"t{i}": labels[(i + 1) % 4] for i in range(40)}
-    mixed = {f"t{i}": (own if i % 2 else second_own)[f"t{i}"] for i in range(40)}  # half each: no gap
-    first, second, honest, colluder = (passed(project, name) for name in ("first", "second", "honest", "colluder"))
-    for annotator, choices in ((first, own), (second, second_own), (honest, mixed), (colluder, own)):
-        for _ in range(2):
-            page = project.next_page(annotator, FIRST)
-            clock.now += 60
-            me = project.submit(annotator, page["page"], answers_for(page, choices))
-        assert me["status"] == ("banned" if annotator is colluder else "active")
 
 
 def test_the_plus_preset_is_emobench_ua_with_our_two_rules_alone():

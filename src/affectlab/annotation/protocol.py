@@ -170,17 +170,6 @@ class AgreementWithFirst(AgreementWithOne):
     already has, agrees with no one person but always with the first."""
 
 
-class FirstOverOthers(_Strict):
-    """Colluding (ours, issue 53): over the window's answered pages, on the items that had two or more earlier
-    answers by others, the annotator gave the same choice as each item's first answer at least ``by`` more often
-    than as the item's other earlier answers (pairs both "no emotion" left out), over ``min_shared`` or more such
-    items. One who copies whatever answer a text already has agrees with its first answer far more than with the
-    rest; a diligent annotator agrees with the first no more than with the others."""
-
-    by: float = Field(gt=0.0, le=1.0)
-    min_shared: int = Field(ge=1)
-
-
 class AgreementWithOthers(_Strict):
     """Guessing (ours, issue 53): over the window's answered pages, the annotator gave the same choice as the
     earlier annotators of the same items on fewer than ``below`` of the ``min_shared`` or more (item, earlier answer)
@@ -201,7 +190,6 @@ class When(_Strict):
     agreement_with_one: AgreementWithOne | None = None
     agreement_with_first: AgreementWithFirst | None = None
     agreement_with_others: AgreementWithOthers | None = None
-    first_over_others: FirstOverOthers | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> When:

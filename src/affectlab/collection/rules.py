@@ -18,10 +18,7 @@ pages needs three new skipped pages to fire again), and only once it has a full 
 * ``agreement_with_first {at_least: S, min_shared: N}`` (ours: copying whatever answer a text has): the same, with
   each item's first earlier answer in place of one annotator's;
 * ``agreement_with_others {below: S, min_shared: N}`` (ours: guessing): over the same pairs, pooled over every
-  earlier annotator, the share of the same choice is below ``S`` (``N`` pairs or more);
-* ``first_over_others {by: G, min_shared: N}`` (ours: colluding): on the items with two or more earlier answers,
-  the share of the same choice as each item's first answer is at least ``G`` above the share of the same choice as
-  its other earlier answers (``N`` items or more).
+  earlier annotator, the share of the same choice is below ``S`` (``N`` pairs or more).
 
 Skipped pages count in neither the speed nor the control rule: skipping is fast by nature and has its own rule.
 """
@@ -37,7 +34,6 @@ from affectlab.annotation.protocol import (
     AgreementWithFirst,
     AgreementWithOne,
     AgreementWithOthers,
-    FirstOverOthers,
     Rule,
     duration_seconds,
 )
@@ -89,9 +85,7 @@ def fired_rules(
 
 def _holds(rule: Rule, pages: Sequence[Page], answers_of: AnswersOf | None = None) -> bool:
     when = rule.when
-    agreement = (
-        when.agreement_with_one or when.agreement_with_first or when.agreement_with_others or when.first_over_others
-    )
+    agreement = when.agreement_with_one or when.agreement_with_first or when.agreement_with_others
     answered_only = (when.each_page_faster_than, when.control_accuracy_below, agreement)
     if any(condition is not None for condition in answered_only):
         pages = [page for page in pages if not page.skipped]
@@ -117,8 +111,6 @@ def _holds(rule: Rule, pages: Sequence[Page], answers_of: AnswersOf | None = Non
             return copies_one(items, when.agreement_with_one)
         if when.agreement_with_others is not None:
             return guesses(items, when.agreement_with_others)
-        if when.first_over_others is not None:
-            return colludes(items, when.first_over_others)
     return False
 
 
@@ -158,24 +150,3 @@ def guesses(items: Sequence[ItemChoices], condition: AgreementWithOthers) -> boo
     shared, same = _pair_counts(items)
     pairs = sum(shared.values())
     return pairs >= condition.min_shared and sum(same.values()) / pairs < condition.below
-
-
-def colludes(items: Sequence[ItemChoices], condition: FirstOverOthers) -> bool:
-    """Whether, over ``items`` with two or more earlier answers, the annotator's share of the same choice as each
-    item's first answer is at least ``condition.by`` above its share of the same choice as the item's other earlier
-    answers (``condition.min_shared`` items or more; pairs both "no emotion" left out)."""
-    first_same, first_pairs, other_same, other_pairs, counted = 0, 0, 0, 0, 0
-    for own, earlier in items:
-        if len(earlier) < 2:
-            continue
-        counted += 1
-        for position, (_, choice) in enumerate(earlier):
-            if own == NO_EMOTION and choice == NO_EMOTION:
-                continue
-            if position == 0:
-                first_pairs, first_same = first_pairs + 1, first_same + (own == choice)
-            else:
-                other_pairs, other_same = other_pairs + 1, other_same + (own == choice)
-    if counted < condition.min_shared or not first_pairs or not other_pairs:
-        return False
-    return first_same / first_pairs - other_same / other_pairs >= condition.by
