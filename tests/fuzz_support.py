@@ -1,7 +1,7 @@
 """Hypothesis strategies and properties for fuzzing every CLI path that reads a user's file.
 
 Shared by ``tests/test_fuzz_readers.py`` (a few dozen examples per reader, in CI) and
-``benchmarks/fuzz_readers.py`` (thousands). Each ``check_*`` function writes one generated file into a fresh
+``benchmarks/robustness/fuzz_readers.py`` (thousands). Each ``check_*`` function writes one generated file into a fresh
 directory, runs the command in-process through :func:`affectlab.cli.main` (what the ``affectlab`` script runs, so
 input errors become exit code 2 exactly as in a shell) and asserts the house rules:
 

@@ -1,7 +1,7 @@
 """Schema fuzzing of the REST service, shared by ``tests/test_serve_fuzz.py`` (a few examples per operation, in CI)
-and ``benchmarks/serve_fuzz.py`` (thousands): the app under test, its OpenAPI schema loaded in-process through ASGI
-(no socket), the checks every response must pass, and hand-built request bodies with what their answer must be:
-well-formed ones, which schema-valid generation rarely gives (it cannot know that exactly one of ``text`` and
+and ``benchmarks/robustness/serve_fuzz.py`` (thousands): the app under test, its OpenAPI schema loaded in-process
+through ASGI (no socket), the checks every response must pass, and hand-built request bodies with what their answer must
+be: well-formed ones, which schema-valid generation rarely gives (it cannot know that exactly one of ``text`` and
 ``texts`` is wanted), and awkward ones (lone surrogates, odd sentinels), which it never gives.
 
 Checks enabled, and why:

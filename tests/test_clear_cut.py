@@ -6,7 +6,7 @@ joined by ``+``.
 
 Misses of the shipped default are listed in ``KNOWN_MISSES`` and expected to fail (strictly: a rebuilt default
 that gets one right must take it off the list), so the list is the default's record on these sentences: 10 of
-172 since issue 41 rebuilt the ekman head (14 before; ``benchmarks/decision_transfer.py``, ``clear_cut``)."""
+172 since issue 41 rebuilt the ekman head (14 before; ``benchmarks/quality/decision_transfer.py``, ``clear_cut``)."""
 
 import json
 from pathlib import Path

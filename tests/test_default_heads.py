@@ -45,7 +45,7 @@ ALWAYS_CHECKED = {"emobench-ua", "goemotions-ekman", "semeval2025-eng", "semeval
 def checked_slices(head: str) -> list[str]:
     """The recorded slices this test scores: every one of a head with few; of the ekman head's 41, the first three
     languages', EmoBench-UA's and GoEmotions', and every fourth of the rest (one scoring path serves them all, and
-    the whole set took 110 s of the suite). ``benchmarks/rescore_shipped.py`` rescores every one."""
+    the whole set took 110 s of the suite). ``benchmarks/quality/rescore_shipped.py`` rescores every one."""
     names = sorted(RECORD[head]["scores"])
     if len(names) <= len(ALWAYS_CHECKED):
         return names

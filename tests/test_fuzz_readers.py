@@ -1,8 +1,9 @@
 """Property-based fuzzing of every CLI path that reads a user's file (strategies and properties: fuzz_support.py).
 
 Each reader gets a few dozen generated files per run, derandomized so that CI is repeatable; the long run with
-thousands of examples per reader is ``benchmarks/fuzz_readers.py``. The property, for every reader: exit 0 with one
-output row per input row, or exit 2 with one ``error:`` line, never a traceback, and no output that looks complete.
+thousands of examples per reader is ``benchmarks/robustness/fuzz_readers.py``. The property, for every reader: exit 0
+with one output row per input row, or exit 2 with one ``error:`` line, never a traceback, and no output that looks
+complete.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def test_open_refuses_an_unknown_language(url):
     assert response.status_code == 422 and "not 'fr'" in response.json()["error"]
 
 
-# Regressions for bugs found by schema fuzzing (tests/test_serve_fuzz.py, benchmarks/serve_fuzz.py).
+# Regressions for bugs found by schema fuzzing (tests/test_serve_fuzz.py, benchmarks/robustness/serve_fuzz.py).
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ content types and bodies; 4xx for schema-invalid requests; every 4xx a JSON ``{"
 go through the same checks: well-formed requests with any Unicode text must be answered 200, awkward ones (lone
 surrogates, odd sentinels) 200 or 422.
 
-A few examples per operation keep this quick in CI; ``benchmarks/serve_fuzz.py`` runs thousands. The bugs it found
-have example-based regression tests in ``tests/test_serve.py``."""
+A few examples per operation keep this quick in CI; ``benchmarks/robustness/serve_fuzz.py`` runs thousands. The bugs it
+found have example-based regression tests in ``tests/test_serve.py``."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ def test_every_published_instance_is_regenerated_identically(resources_dir: Path
         "lmes-cats-bin": 400,
         "lmes-cats-mc": 200,
     }
-    # measured: 100% in every task (benchmarks/lmes_regeneration.py)
+    # measured: 100% in every task (benchmarks/ua_tasks/lmes_regeneration.py)
     assert {task: row["share"] for task, row in report.items()} == dict.fromkeys(report, 1.0), report
 
 

@@ -33,7 +33,7 @@ nearer of the two Portuguese sets by CLDR's distances, through the ``langcodes``
 Identifiers return the tags of :data:`affectlab.languages.LANGUAGES` (``de``, ``pt-BR``, ...) for the 28, and
 CLD3's or ``wordfreq``'s codes for others; the two Portuguese and the two Arabic sets are told apart by the model
 where it can (a wrong one of a pair gets the sibling's thresholds). ``und`` means no language could be told.
-Figures: ``benchmarks/langid_open_set.py`` (issue 41: ``benchmarks/results/langid_honest_dev.json``).
+Figures: ``benchmarks/languages/langid_open_set.py`` (issue 41: ``benchmarks/results/langid_honest_dev.json``).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ ARABIZI_CLUES = 2
 """Clues (:func:`arabizi_clues`) from which a Latin-script text is Arabic in Latin letters. Of the 53 Latin-script
 texts of Moroccan Arabic's dev split, 35 have two or more (183 of 283 in train); of the 220,603 train and dev texts
 of the other 26 languages and of the English GoEmotions, EmoContext and CARER, 2 do (numbered lists glued to Oromo
-and Somali words): ``benchmarks/langid_honest.py``."""
+and Somali words): ``benchmarks/languages/langid_honest.py``."""
 ARABIZI_DIGITS = "3579"
 """The digits Arabizi writes for Arabic letters Latin lacks (3 ع, 5 خ, 7 ح, 9 ق); 2 and 8 are left out, as English
 chat writes "2day", "gr8"."""

@@ -40,8 +40,8 @@ the members was trained on, where n-grams of the 28 help little (at 100,000 feat
 to 81.6 MB)."""
 NEGATION_SCOPE = {"en": 4, "uk": 1, "de": 1, "ru": 4, "ary": 4, "hi": 1}
 """Per route, the words after a negation cue that the n-gram member marks (:mod:`affectlab.detectors.negation`;
-issue 52), chosen on dev by ``benchmarks/negation_scope_ngrams.py``: among scopes of 0, 1, 2 and 4 words, the one
-with the best suite dev negation and "not A but B" rates whose dev score is within 0.01 of none (Spanish and
+issue 52), chosen on dev by ``benchmarks/robustness/negation_scope_ngrams.py``: among scopes of 0, 1, 2 and 4 words, the
+one with the best suite dev negation and "not A but B" rates whose dev score is within 0.01 of none (Spanish and
 Brazilian Portuguese lost more than that with any scope; the routes not measured keep none). The English heads
 (goemotions, emocontext) take English's."""
 INTENSITY_HEAD = "intensity"

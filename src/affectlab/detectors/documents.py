@@ -1,7 +1,7 @@
 """Long texts read whole: a text longer than the encoder reads well is split into sentences (sentencex), every
 sentence is scored as a text of its own in the same batch as the short texts, and the document's scores, labels
 and intensities are built from its sentences' by one rule (:func:`document_row`), tuned on documents made from dev
-texts (``benchmarks/documents.py``; BENCHMARKS.md "Whole documents").
+texts (``benchmarks/documents/documents.py``; BENCHMARKS.md "Whole documents").
 
 Why split at all: one vector for a long text that is mostly neutral washes out the one sentence that carries the
 emotion. On documents of 32-86 dev texts with one or two emotional ones, one vector (the first 2,000 characters)
@@ -15,7 +15,7 @@ is cut at spaces into pieces no longer, so nothing the encoder reads is cut off;
 
 sentencex is the segmenter: on the 28 languages' dev texts joined in pairs it finds 0.97 of the sentence ends
 (pysbd 0.91), gives the text back exactly (offsets are exact) and is about 100 times faster
-(``benchmarks/sentence_segmenters.py``). Whitespace between sentences belongs to no sentence.
+(``benchmarks/documents/sentence_segmenters.py``). Whitespace between sentences belongs to no sentence.
 
 Each sentence has its own language (identified, unless the caller gave one); the document's is the language most of
 its characters were read as (:func:`majority_language`), and where several languages each make up at least
@@ -143,8 +143,8 @@ def short_text_shares(
     """The language shares of a short text (read whole) from its sentences' languages (``langs``, at ``spans``),
     where they tell it mixed, else None: counting only its sentences of at least :data:`SHORT_SENTENCE_CHARS`
     characters whose language was told, three or more languages with at least :data:`LANGUAGE_MIN_SHARE` each.
-    Chosen on the 28 languages' dev texts (``benchmarks/langid_mixed_short.py``), where it tells mixed 0.3 % of
-    the one-language texts with two or more sentences (the long texts' rule, two languages: 9.6 %, most of
+    Chosen on the 28 languages' dev texts (``benchmarks/languages/langid_mixed_short.py``), where it tells mixed 0.3 %
+    of the one-language texts with two or more sentences (the long texts' rule, two languages: 9.6 %, most of
     them Moroccan read as Algerian Arabic, Swedish as Norwegian or Swahili with English) and 55 % of the texts
     made of 2-7 dev sentences in as many languages (of those in five or more, 79-89 %; a text in two keeps the
     language it is read as whole: a short sentence misread would otherwise take an Arabizi text away from Moroccan

@@ -11,7 +11,7 @@ row on its own (symmetric, ``scale = max|row| / 127``, stored as uint8 around 12
 Integer products are exact and every other operation works row by row, so each token's output, and with it each
 text's vector, is the same bit for bit in any batch (``tests/test_row_int8.py``, and on real texts
 ``tests/test_determinism.py``). One scale per token is also closer to float32 activations than one scale per batch
-(``benchmarks/row_int8.py``).
+(``benchmarks/models/row_int8.py``).
 
 Written by hand because ONNX Runtime has no per-row dynamic quantization: its ``DynamicQuantizeLinear`` is per
 tensor, ``MatMulIntegerToFloat`` takes one activation scale (its graph fusion reads a row-scale tensor as a single
