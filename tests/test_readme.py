@@ -1,13 +1,16 @@
-"""The README runs (issue 41, part 6): its code blocks, in order, in one folder, as a reader would run them.
+"""The README runs (issue 41, part 6), and so do the pages of ``docs/`` (issue 54): each file's code blocks, in order,
+in one folder, as a reader would run them.
 
 Every fenced block of README.md is run in turn in one working folder, so a file one block writes is there for the
 next: ``bash`` blocks with bash (stopping at the first command that fails), ``console`` blocks' ``$`` commands with
 bash, their output compared with the lines shown under them (``...`` stands for the rest), and ``python`` blocks with
-this Python. The folder has a ``shared/data`` beside it that leads to the real data, so the README's ``../shared/data``
-resolves as it does from the root of a checkout with ``shared/`` beside it (here and in CI); ``AFFECTLAB_DATA_DIR``
-points there too, since a command without ``--data-dir`` would download its dataset and CI has no internet.
+this Python. Each page of ``docs/`` is run the same way in a folder of its own, so a page holds a whole walk and runs
+alone (but DESIGN.md, whose one block is the layout map that ``tests/test_layout.py`` reads). The folder has a
+``shared/data`` beside it that leads to the real data, so a page's ``../shared/data`` resolves as it does from the
+root of a checkout with ``shared/`` beside it (here and in CI); ``AFFECTLAB_DATA_DIR`` points there too, since a
+command without ``--data-dir`` would download its dataset and CI has no internet.
 
-What the README asks a reader to bring (``tweets.csv``, ``letter.txt``, ...) is written first, from slices of the
+What the pages ask a reader to bring (``tweets.csv``, ``letter.txt``, ...) is written first, from slices of the
 real data (:func:`write_reader_files`). The two rules the README states in its first comment are kept here:
 
 * a block right after ``<!-- not run by tests/test_readme.py: WHY -->`` is not run (WHY must be given);
@@ -33,9 +36,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted(page for page in (ROOT / "docs").glob("*.md") if page.name != "DESIGN.md")]
 NOT_RUN = re.compile(r"<!-- not run by tests/test_readme\.py: (?P<why>.+?) -->")
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+HEADING = re.compile(r"^#+ (?P<title>.+)$", re.MULTILINE)
 SHELLS = {"bash", "sh", "shell", "console"}
 INSTALL = re.compile(r"^python -m pip install [^&\n]*&& ", re.MULTILINE)
 SERVE = re.compile(
@@ -47,22 +54,29 @@ BLOCK_SECONDS = 900  # a block still running then is stopped and fails the test:
 
 @dataclass(frozen=True)
 class Block:
-    """One fenced code block of the README: where it starts, its language, its text and, when it is not run, why."""
+    """One fenced code block of a page: where it starts, its language, its text and, when it is not run, why."""
 
+    page: str
     line: int
     lang: str
     body: str
     not_run: str | None
 
 
-def readme_blocks(text: str) -> list[Block]:
-    """The README's fenced code blocks in order, each with the reason of a ``not run`` marker on the line above."""
+def page_name(page: Path) -> str:
+    """A page as its path from the root of the checkout (``README.md``, ``docs/collection.md``)."""
+    return page.relative_to(ROOT).as_posix()
+
+
+def page_blocks(page: Path) -> list[Block]:
+    """A page's fenced code blocks in order, each with the reason of a ``not run`` marker on the line above."""
+    text = page.read_text(encoding="utf-8")
     blocks = []
     for match in FENCE.finditer(text):
         above = text[: match.start()].rstrip("\n").rpartition("\n")[2]
         marker = NOT_RUN.fullmatch(above.strip())
         line = text.count("\n", 0, match.start()) + 1
-        blocks.append(Block(line, match["lang"], match["body"], marker["why"] if marker else None))
+        blocks.append(Block(page_name(page), line, match["lang"], match["body"], marker["why"] if marker else None))
     return blocks
 
 
@@ -95,7 +109,7 @@ def _serve_in_background(match: re.Match[str]) -> str:
 
 
 def write_reader_files(folder: Path, data: Path) -> None:
-    """The files the README's examples take as the reader's own, made from slices of the real data."""
+    """The files the examples of the README and docs/ take as the reader's own, made from slices of the real data."""
     tweets = pd.read_csv(data / "semeval2025_task11" / "track_a" / "dev" / "eng.csv").text
     pd.DataFrame({"tweet": tweets[:20]}).to_csv(folder / "tweets.csv", index=False)
     (folder / "letter.txt").write_text(" ".join(tweets[20:45]) + "\n", encoding="utf-8")
@@ -132,7 +146,7 @@ def reddit_dump() -> str:
 
 
 def run_block(block: Block, folder: Path, env: dict[str, str]) -> None:
-    """Run one block in ``folder``; fail naming its README line, the command and what it printed."""
+    """Run one block in ``folder``; fail naming its page and line, the command and what it printed."""
     if block.lang == "console":
         for command, shown in console_steps(block.body):
             output = _run(block, ["bash", "-o", "pipefail", "-c", command], folder, env)
@@ -142,7 +156,7 @@ def run_block(block: Block, folder: Path, env: dict[str, str]) -> None:
     elif block.lang == "python":
         _run(block, [sys.executable, "-c", block.body], folder, env)
     else:
-        pytest.fail(f"README.md line {block.line}: a ```{block.lang} block; mark it or teach this test its language")
+        pytest.fail(f"{block.page} line {block.line}: a ```{block.lang} block; mark it or teach this test its language")
 
 
 def _run(block: Block, command: list[str], folder: Path, env: dict[str, str]) -> str:
@@ -157,10 +171,10 @@ def _run(block: Block, command: list[str], folder: Path, env: dict[str, str]) ->
         os.killpg(process.pid, signal.SIGKILL)
         stdout, stderr = process.communicate()
     seconds, cpu = time.monotonic() - started, _children_cpu_seconds() - cpu
-    print(f"README.md line {block.line} ({block.lang}): {seconds:.1f} s, {cpu:.1f} s of CPU")
+    print(f"{block.page} line {block.line} ({block.lang}): {seconds:.1f} s, {cpu:.1f} s of CPU")
     if process.returncode != 0:
         pytest.fail(
-            f"README.md line {block.line}: exit code {process.returncode}\n"
+            f"{block.page} line {block.line}: exit code {process.returncode}\n"
             f"--- stdout (end)\n{stdout[-3000:]}\n--- stderr (end)\n{stderr[-3000:]}"
         )
     return stdout
@@ -178,19 +192,37 @@ def _assert_shown(block: Block, command: str, shown: list[str], printed: list[st
     expected, actual = shown[:cut], [line.rstrip() for line in printed]
     if cut is not None:
         actual = actual[:cut]
-    assert actual == expected, f"README.md line {block.line}: `{command}` printed\n" + "\n".join(printed)
+    assert actual == expected, f"{block.page} line {block.line}: `{command}` printed\n" + "\n".join(printed)
 
 
-def test_not_run_markers_give_a_reason_and_precede_a_block() -> None:
-    text = README.read_text(encoding="utf-8")
-    markers = [match["why"].strip() for match in NOT_RUN.finditer(text)]
-    marked = [block.not_run for block in readme_blocks(text) if block.not_run]
+@pytest.mark.parametrize("page", PAGES, ids=page_name)
+def test_not_run_markers_give_a_reason_and_precede_a_block(page: Path) -> None:
+    markers = [match["why"].strip() for match in NOT_RUN.finditer(page.read_text(encoding="utf-8"))]
+    marked = [block.not_run for block in page_blocks(page) if block.not_run]
     assert all(markers), "a `not run` marker without a reason"
     assert len(marked) == len(markers), "a `not run` marker that is not on the line right above a code block"
 
 
+def anchors(page: Path) -> set[str]:
+    """A page's headings as GitHub names their anchors: lower case, punctuation but hyphens dropped, spaces hyphens."""
+    titles = HEADING.findall(FENCE.sub("", page.read_text(encoding="utf-8")))
+    return {re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-") for title in titles}
+
+
+@pytest.mark.parametrize("page", sorted({*PAGES, *(ROOT / "docs").glob("*.md")}), ids=page_name)
+def test_links_lead_to_a_file_and_heading(page: Path) -> None:
+    for match in LINK.finditer(FENCE.sub("", page.read_text(encoding="utf-8"))):
+        path, _, anchor = match["target"].partition("#")
+        if "://" in path:
+            continue
+        target = (page.parent / path).resolve() if path else page
+        assert target.exists(), f"{page_name(page)}: {match['target']} leads to no file"
+        assert not anchor or anchor in anchors(target), f"{page_name(page)}: {match['target']} leads to no heading"
+
+
 @pytest.mark.slow
-def test_readme_code_blocks_run_in_order(tmp_path: Path, data_dir: Path) -> None:
+@pytest.mark.parametrize("page", PAGES, ids=page_name)
+def test_page_code_blocks_run_in_order(page: Path, tmp_path: Path, data_dir: Path) -> None:
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "data").symlink_to(data_dir, target_is_directory=True)
     folder = tmp_path / "reader"
@@ -199,6 +231,6 @@ def test_readme_code_blocks_run_in_order(tmp_path: Path, data_dir: Path) -> None
     bin_dir = str(Path(sys.executable).parent)  # `affectlab` and `python` of the environment running the tests
     env = {**os.environ, "AFFECTLAB_DATA_DIR": str(tmp_path / "shared" / "data")}
     env["PATH"] = bin_dir + os.pathsep + env.get("PATH", "")
-    for block in readme_blocks(README.read_text(encoding="utf-8")):
+    for block in page_blocks(page):
         if block.not_run is None:
             run_block(block, folder, env)
