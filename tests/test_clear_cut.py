@@ -19,7 +19,8 @@ from affectlab.labels import EKMAN
 SENTENCES = json.loads((Path(__file__).parent / "fixtures" / "clear_cut_sentences.json").read_text(encoding="utf-8"))
 _ENGLISH_DISGUST = (
     "English disgust is learned from GoEmotions alone (SemEval-2025 eng has no disgust column): the encoder reads "
-    "this English sentence as anger, and no decision rule tuned on dev gets it (benchmarks/notes/issue32_decisions.md)"
+    'this English sentence as anger, and no decision rule tuned on dev gets it (BENCHMARKS.md, "English disgust, '
+    "and decisions beyond BRIGHTER's label rates\")"
 )
 KNOWN_MISSES: dict[tuple[str, str], str] = {
     ("uk", "anger-2"): "surprise: 'як ти смієш' read as surprise",
