@@ -5,6 +5,7 @@ with the tree before canonical text on PYTHONPATH, so that only the spelling giv
 Prints one line per language (no results file; the figures are in ``benchmarks/notes/issue41_decisions.md``).
 """
 
+import argparse
 import re
 import sys
 
@@ -22,7 +23,7 @@ LEAD_MENTIONS = re.compile(r"^(?:@\w+[\s:,]*)+")
 TRAIL = re.compile(r"[\s!?.…¡¿]+$")
 
 
-def canonical(text):
+def canonical(text: str, mode: str) -> str:
     t = URL.sub(" ", text)
     t = LEAD_MENTIONS.sub("", t.strip())
     t = re.sub(r"\s+", " ", t).strip()
@@ -36,12 +37,25 @@ def canonical(text):
     return t2 or t
 
 
-mode = sys.argv[1]
-for lang, ds in list(DEV_SETS.items())[: int(sys.argv[2]) if len(sys.argv) > 2 else 6]:
-    spec, data = resolve_dataset(ds, "../shared/data")
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("plain", "canon", "keep"))
+    parser.add_argument("languages", type=int, nargs="?", default=6, help="the first N dev sets (default 6)")
+    parser.add_argument("--data-dir", default="../shared/data")
+    args = parser.parse_args()
+    for lang, ds in list(DEV_SETS.items())[: args.languages]:
+        report(lang, ds, args.mode, args.data_dir)
+
+
+def report(lang: str, ds: str, mode: str, data_dir: str) -> None:
+    """One language's dev macro-F1 and edits kept, printed."""
+    spec, data = resolve_dataset(ds, data_dir)
     dev = data["dev"]
     texts = list(dev["text"])[:300]
-    f = (lambda x: x) if mode == "plain" else canonical
+
+    def f(text: str) -> str:
+        return text if mode == "plain" else canonical(text, mode)
+
     dets = affectlab.detect([f(t) for t in texts])
     y = spec.label_space.encode(dev["labels"][:300])
     pred = spec.label_space.encode([[x for x in d.labels if x in spec.label_space.labels] for d in dets])
@@ -51,3 +65,7 @@ for lang, ds in list(DEV_SETS.items())[: int(sys.argv[2]) if len(sys.argv) > 2 e
         e = affectlab.detect([f(edit(t)) for t in texts[:150]])
         kept[name] = round(np.mean([set(a.labels) == b for a, b in zip(e, base[:150], strict=False)]), 3)
     print(mode, lang, "devF1", round(macro_f1(y, pred), 4), kept, flush=True)
+
+
+if __name__ == "__main__":
+    main()
