@@ -212,3 +212,29 @@ def test_detect_refuses_a_changed_shipped_file_in_one_line(tmp_path):
     assert refused.returncode == 2
     assert refused.stderr.count("\n") == 1, refused.stderr
     assert str(config) in refused.stderr and "does not match the manifest" in refused.stderr
+
+
+def test_a_build_is_not_recorded_from_uncommitted_code(tmp_path):
+    """A manifest names the commit that built its models, so a checkout with changes outside the model package is
+    refused until they are committed (issue 54: one manifest entry said ``+dirty``)."""
+    root = tiny_package(tmp_path)
+    project = root.parents[1]
+    (tmp_path / "code.py").write_text("print(1)\n", encoding="utf-8")
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return done.stdout.strip()
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    (tmp_path / "code.py").write_text("print(2)\n", encoding="utf-8")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8").replace("2026.1.1", "2026.1.2"), encoding="utf-8")
+    (root / "langid" / MODEL_FILE.name).write_bytes(b"rebuilt")
+    with pytest.raises(InputError, match="uncommitted changes outside the model package"):
+        write_manifest(root, built={"langid": "python -m affectlab.build.langid_model --data-dir DIR"})
+    git("commit", "-qam", "the code that builds")
+    record = write_manifest(root, built={"langid": "python -m affectlab.build.langid_model --data-dir DIR"})
+    assert record["models"]["langid"]["commit"] == git("rev-parse", "--short=12", "HEAD")

@@ -18,7 +18,7 @@ from affectlab.build.encoder import check_run_folders
 from affectlab.build.english import ENGLISH_ENCODER_HEAD
 from affectlab.build.export import fine_tune_encoder
 from affectlab.build.heads import ENCODER, build_head, ensemble_weights, score_head
-from affectlab.build.manifest import check_new_version, package_root, write_manifest
+from affectlab.build.manifest import check_clean_tree, check_new_version, package_root, write_manifest
 from affectlab.detectors.default import HEADS_DIR, RECIPES, SCORES_FILE, TAXONOMIES
 from affectlab.detectors.ensemble import EnsembleDetector
 from affectlab.encoders.sentence import E5_AFFECT_DIR
@@ -52,6 +52,7 @@ def build_default(
     shipped = _shipped_models(out_dir, encoder_dir if fine_tune else None, fine_tune)
     if shipped:
         check_new_version(package_root())  # before hours of training
+        check_clean_tree(package_root())
     encoder = ENCODER if encoder_dir is None else str(encoder_dir)
     if fine_tune:
         fine_tune_encoder(data_dir, encoder_dir or E5_AFFECT_DIR, trained_dir, progress, resume, continue_from)

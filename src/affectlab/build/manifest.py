@@ -100,6 +100,17 @@ def build_commit(root: Path) -> str | None:
     return f"{head}+dirty" if changed else head
 
 
+def check_clean_tree(root: Path) -> None:
+    """Refuse to record a build from a checkout with uncommitted changes outside the model package: the manifest's
+    commit must hold the code that built the models (a ``+dirty`` commit names code nobody can check out)."""
+    commit = build_commit(root)
+    if commit is not None and commit.endswith("+dirty"):
+        raise InputError(
+            "the checkout has uncommitted changes outside the model package (git status): commit them first, so "
+            "that the manifest's commit holds the code that built the models"
+        )
+
+
 def _git(root: Path, *args: str) -> str:
     done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30, check=True)
     return done.stdout.strip()
@@ -125,6 +136,8 @@ def write_manifest(
         )
     models: dict[str, dict[str, Any]] = {str(entry["path"]).split("/")[0]: {} for entry in files}
     models |= {name: record for name, record in old.get("models", {}).items() if name in models}
+    if built:
+        check_clean_tree(root)
     for name, command in (built or {}).items():
         if name not in models:
             raise InputError(f"{name!r} is not a model folder of {root} (folders: {', '.join(models)})")
