@@ -128,6 +128,7 @@ EXAMPLES = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_predictor_adds_the_agreement_with_its_blends_weight_and_saves_the_reader(reader, monkeypatch, tmp_path):
     import dataclasses
 
@@ -147,6 +148,7 @@ def test_the_predictor_adds_the_agreement_with_its_blends_weight_and_saves_the_r
     assert [t.term for t in loaded.predict([text], ["en"], k=5)[0][0]] == agreed
 
 
+@pytest.mark.slow
 def test_a_predictor_without_affect_weight_loads_no_detector(monkeypatch):
     import affectlab.openstates.predictors.open_vocabulary as open_module
 

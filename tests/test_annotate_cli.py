@@ -74,6 +74,7 @@ def _long_frame() -> pd.DataFrame:
 # --- aggregate ---
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".jsonl"])
 def test_aggregate_writes_one_row_per_item_that_reads_back(cli, wide_file: Path, tmp_path: Path, suffix: str) -> None:
     out = tmp_path / f"aggregated{suffix}"
@@ -97,6 +98,7 @@ def test_aggregate_csv_columns(cli, wide_file: Path, tmp_path: Path) -> None:
     assert header[5:7] == ["value_anger", "confidence_anger"] and len(header) == 11
 
 
+@pytest.mark.slow
 def test_aggregate_json_summary(cli, long_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "aggregated.jsonl"
     code, stdout, _ = cli("annotate", "aggregate", long_file, "--value-col", "value", "--out", out, "--json")
@@ -181,6 +183,7 @@ def test_compare_an_aggregated_file_with_gold_joined_on_text(cli, wide_file, gol
 # --- report ---
 
 
+@pytest.mark.slow
 def test_report_writes_markdown_and_chart(cli, wide_file: Path, gold_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     code, _, err = cli(
@@ -347,6 +350,7 @@ def test_a_wrong_column_option_suggests_the_file_s_column(cli, wide_file: Path) 
 # --- the real SemEval-2025 Task 11 per-annotator file ---
 
 
+@pytest.mark.slow
 def test_ukr_individuals_end_to_end(cli, data_dir: Path, tmp_path: Path) -> None:
     ratings = data_dir / "semeval2025_task11" / "individual_labels" / "ukr" / "ukr_individuals.csv"
     released = [data_dir / "semeval2025_task11" / "track_a" / split / "ukr.csv" for split in ("train", "dev", "test")]
@@ -381,6 +385,7 @@ def test_the_python_api_writes_the_report_the_command_writes(cli, wide_file: Pat
     assert api.split("## Reproduce")[0] == cli.split("## Reproduce")[0] and chart.is_file()
 
 
+@pytest.mark.slow
 def test_aggregate_takes_control_answers_as_known_truths(cli, long_file: Path, tmp_path: Path) -> None:
     controls = tmp_path / "controls.csv"
     truth = {(r[0], r[2]): r[4] for r in _ratings() if r[3] == "Annotator-1"}

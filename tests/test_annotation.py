@@ -450,6 +450,7 @@ def test_votes_and_brighters_rule_count_the_annotators() -> None:
 QUICK_OPTIONS = {"glad": {"n_iter": 5}, "mace": {"n_restarts": 1, "n_iter": 5}}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", [m for m in METHODS if m != "votes"])  # two adversaries are two votes
 def test_every_method_recovers_the_truth_with_probabilities(method: str) -> None:
     annotations = read_long(_two_adversaries(), value_col="value")

@@ -92,6 +92,7 @@ def _broken(edit) -> dict:
     return data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("edit", "message"),
     [

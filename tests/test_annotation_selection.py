@@ -110,6 +110,7 @@ def protocol(cli, tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_select_writes_the_texts_and_a_manifest_of_every_stage(cli, tmp_path, pool, protocol):
     out = tmp_path / "selected.jsonl"
     args = ["annotate", "select", pool, "--protocol", protocol, "--size", 5, "--out", out, "--id-col", "id"]

@@ -57,6 +57,7 @@ def test_simulated_ratings_read_as_long_ratings_with_copiers_after_the_copied():
     assert (wide["a"] == wide["b"]).all()
 
 
+@pytest.mark.slow
 def test_dawid_skene_with_control_answers_beats_it_without_them_on_a_crowd_of_clickers_and_copiers():
     rng = random.Random(1)
     truth = {f"t{i}": frozenset(x for x in LABELS if rng.random() < 0.15) for i in range(300)}

@@ -25,6 +25,7 @@ def collected(tmp_path: Path, cli) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_train_and_eval_a_tiny_t5(collected: Path, tmp_path: Path, cli) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
@@ -95,6 +96,7 @@ def test_detect_open_bad_input(cli, args, message) -> None:
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_detect_open_masks_anywhere(cli) -> None:
     cases = {
         "I lost my keys again today": 1,  # no mask: "I feel <extra_id_0>." appended
@@ -117,6 +119,7 @@ def test_detect_open_spanish_text_read_as_english_says_so(cli) -> None:
     assert result["lang"] == "en" and result["notes"] == ["the text reads as 'es'; ranked 'en' states as asked"]
 
 
+@pytest.mark.slow
 def test_detect_open_with_a_states_file(cli, tmp_path: Path) -> None:
     states = tmp_path / "states.txt"
     states.write_text("# my states\nGutted\nover the moon\n\ngutted\n", encoding="utf-8")
@@ -166,6 +169,7 @@ def test_states_options_belong_to_open(cli, tmp_path: Path) -> None:
     assert code == 2 and "missing.txt" in err
 
 
+@pytest.mark.slow
 def test_fixed_label_evaluation_of_the_default(cli, data_dir) -> None:
     code, out, err = cli(
         "asi", "fixed-label", "--dataset", "goemotions-ekman", "--limit", "60", "--data-dir", data_dir, "--json"
@@ -176,6 +180,7 @@ def test_fixed_label_evaluation_of_the_default(cli, data_dir) -> None:
     assert set(report["per_label_f1"]) == {"anger", "disgust", "fear", "joy", "sadness", "surprise", "none"}
 
 
+@pytest.mark.slow
 def test_fixed_label_reports_progress_in_plain_lines_when_stderr_is_not_a_terminal(cli, data_dir, monkeypatch):
     from affectlab.openstates import evaluation
 

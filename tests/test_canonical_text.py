@@ -43,6 +43,7 @@ def test_a_long_text_is_not_searched_for_repetitions():
     assert canonical_text(long) == long.strip()
 
 
+@pytest.mark.slow
 def test_an_encoder_that_reads_canonical_text_embeds_an_edit_as_its_text(tmp_path):
     import json
     import shutil

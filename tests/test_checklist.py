@@ -109,6 +109,7 @@ def test_a_detector_that_says_none_passes_negation_and_neutral_and_fails_the_res
     assert set(report.to_dict()["results"][0]) == {"lang", "capability", "rate", "passed", "n", "by", "failures"}
 
 
+@pytest.mark.slow
 def test_the_command_prints_rates_per_language_and_json_for_scripts():
     outcome = invoke(["checklist", "--lang", "en", "--split", "dev", "--examples", "1", "--json"])
     check_exit(outcome)

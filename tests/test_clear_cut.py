@@ -53,6 +53,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "labels", "text"), CASES)
 def test_a_clear_cut_sentence_gets_its_emotions(lang, labels, text):
     (detection,) = affectlab.detect(text)

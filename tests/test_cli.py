@@ -58,6 +58,7 @@ def test_train_then_eval_a_saved_model_on_a_user_file(cli, user_file, tmp_path):
     assert record["metrics"]["per_label"]["joy"]["support"] == 1
 
 
+@pytest.mark.slow
 def test_eval_json_schema_on_a_registered_dataset(cli, data_dir):
     code, out, _ = cli(
         "eval",
@@ -127,6 +128,7 @@ def test_empty_text_and_wrong_encoding_write_nothing(cli, tmp_path):
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.slow
 def test_missing_data_dir_file_through_the_installed_script(tmp_path):
     (tmp_path / "goemotions").mkdir()
     proc = subprocess.run(

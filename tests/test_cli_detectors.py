@@ -28,6 +28,7 @@ def user_file(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_train_hf_then_eval_and_detect_the_saved_model(cli, user_file: Path, tmp_path: Path) -> None:
     encoder = save_tiny_bert(tmp_path / "encoder", [line for text in WORDS.values() for line in text.split()])
     out = tmp_path / "model"

@@ -55,6 +55,7 @@ def in_shell(script: str, unbuffered: bool = False) -> subprocess.CompletedProce
 # ---- an output that cannot be written: one line, exit 2 ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 @pytest.mark.parametrize("unbuffered", [False, True])
 @pytest.mark.parametrize(
@@ -69,6 +70,7 @@ def test_a_full_disk_under_the_output_is_one_error_line_and_exit_2(args, unbuffe
     assert done.stderr == b"error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_eval_json_onto_a_full_disk_is_one_error_line(data_dir):
     args = ["eval", "--model", "keywords", "--dataset", "emobench-ua", "--data-dir", str(data_dir), "--json",
@@ -79,6 +81,7 @@ def test_eval_json_onto_a_full_disk_is_one_error_line(data_dir):
     assert done.stderr == b"error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("redirect", [">&-", "1</dev/null"], ids=["closed", "read-only"])
 def test_stdout_closed_or_not_open_for_writing_is_one_error_line(redirect):
     done = in_shell(f'$AFFECTLAB detect --fast "I am happy" {redirect}')
@@ -89,6 +92,7 @@ def test_stdout_closed_or_not_open_for_writing_is_one_error_line(redirect):
 # ---- the reader went away: exit 141, nothing on stderr -------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [["detect", "--fast", "I am happy"], ["detect", "--fast", "--json", "I am happy"], ["--version"], ["--help"]],
@@ -104,6 +108,7 @@ def test_a_reader_gone_before_the_output_exits_141_quietly(args):
     assert done.returncode == 141 and done.stderr == b""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["rich", "json"])
 @pytest.mark.parametrize("unbuffered", [False, True])
 def test_head_closing_the_pipe_exits_141_quietly(json_flag, unbuffered):
@@ -268,6 +273,7 @@ def test_a_bad_lang_is_one_line_for_texts_files_and_open_states(tmp_path, texts_
     one_error(invoke(["detect", "--open", "--lang", lang, "I feel <extra_id_0>"]), fragment)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extra", [[], ["--open"]], ids=["emotions", "open"])
 def test_invalid_utf8_in_lang_is_one_line(extra):
     argv = [b"-m", b"affectlab", b"detect", *[e.encode() for e in extra], b"--lang", b"en\xff", b"I am happy"]

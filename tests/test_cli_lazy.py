@@ -39,6 +39,7 @@ def test_help_lists_every_command_without_importing_any():
     assert not {"affectlab.detectors", "sklearn", "pandas", "datasets"} & loaded
 
 
+@pytest.mark.slow
 def test_detect_imports_only_what_detection_needs():
     loaded = modules_after("detect", "--fast", "Я так чекала на цей день!")
     assert "affectlab.cli.detect_cmd" in loaded
@@ -48,6 +49,7 @@ def test_detect_imports_only_what_detection_needs():
     assert not unused & loaded
 
 
+@pytest.mark.slow
 def test_detect_open_reads_the_shipped_predictor_without_scikit_learn():
     loaded = modules_after("detect", "--open", "I finally got the job and I feel <extra_id_0>", "--json")
     assert "affectlab.openstates.predictors.open_vocabulary" in loaded

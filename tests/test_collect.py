@@ -186,6 +186,7 @@ def test_templates_match_without_the_apostrophe_as_carer_writes_them():
     assert not bootstrap(["him feeling happy and calm"], "en").posts  # "im" only as a word
 
 
+@pytest.mark.slow
 def test_carer_is_read_from_its_train_and_validation_files(data_dir):
     from affectlab.openstates.collect.carer import carer_posts
     from affectlab.openstates.collect.corpus import recipe_posts

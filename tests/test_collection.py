@@ -205,6 +205,7 @@ def crowd(tmp_path: Path):
     return project, clock
 
 
+@pytest.mark.slow
 def test_stage_two_receives_what_the_offline_aggregation_of_the_export_says(tmp_path):
     from affectlab.collection.export import export_project
 
@@ -221,6 +222,7 @@ def test_stage_two_receives_what_the_offline_aggregation_of_the_export_says(tmp_
     assert set(labels["labels"]) == {"none"}
 
 
+@pytest.mark.slow
 def test_the_export_holds_pseudonyms_not_names_and_refuses_a_folder_with_files(tmp_path):
     from affectlab.collection.export import export_project
 
@@ -266,6 +268,7 @@ def test_split_half_class_match_is_100_when_annotators_agree_and_lower_when_they
     assert split_half_class_match(split, trials=200)["joy"] < 100.0
 
 
+@pytest.mark.slow
 def test_the_two_stages_merge_as_emobench_ua_says_and_relabel_recomputes_the_export(tmp_path):
     from affectlab.collection.export import export_project
     from affectlab.collection.jobs import relabel_export

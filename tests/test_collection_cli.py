@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import pytest
+
 
 def test_a_project_made_invited_revoked_and_exported_from_the_command_line(tmp_path, cli):
     protocol, items, project = tmp_path / "p.yaml", tmp_path / "items.csv", tmp_path / "project.sqlite"
@@ -60,6 +62,7 @@ def test_a_served_project_refuses_a_second_writer_in_one_line(tmp_path, cli):
     assert cli("annotate", "invite", project, "Olena")[0] == 0
 
 
+@pytest.mark.slow
 def test_a_simulated_crowd_works_a_project_and_the_export_trains(tmp_path, cli):
     protocol, items, truth, project = (tmp_path / name for name in ("p.yaml", "items.csv", "truth.csv", "p.sqlite"))
     cli("annotate", "init", "--preset", "goemotions", "--out", protocol)
@@ -108,6 +111,7 @@ def test_status_shows_every_annotators_name_as_typed_and_whole(tmp_path, cli):
     assert "…" not in out and "".join(name.replace(" ", "") for name in names) in first_column.replace(" ", "")
 
 
+@pytest.mark.slow
 def test_a_skipped_answer_is_an_empty_value_in_the_export(tmp_path, cli):
     protocol, items, truth, project = (tmp_path / name for name in ("p.yaml", "items.csv", "truth.csv", "p.sqlite"))
     cli("annotate", "init", "--preset", "goemotions", "--out", protocol)
@@ -175,6 +179,7 @@ def test_simulating_a_crowd_that_would_skip_without_a_skip_choice_is_one_line(tm
     assert code == 2 and "--truth has no labels for 1 item of stage" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_exports_named_commands_run_as_written_with_skips_and_without_controls(tmp_path, cli, monkeypatch):
     import shlex
 

@@ -11,6 +11,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from affectlab.annotation.protocol import preset_text
 from affectlab.collection.creation import create_project
@@ -43,6 +44,7 @@ def run(client, member, acknowledged: list, lock: threading.Lock) -> None:
         work(client, member, "emotions")
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_loses_nothing_acknowledged_and_the_restart_finishes_the_crowd(tmp_path):
     items = [Item(str(i), f"text {i}") for i in range(400)]
     path = tmp_path / "p.sqlite"

@@ -58,6 +58,7 @@ def schema_only(served):
     return served[0]
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @QUICK
 def test_no_request_is_a_server_error_and_every_refusal_is_one_json_line(case, served):

@@ -77,6 +77,7 @@ def wait_for(browser, selector: str):
     return WebDriverWait(browser, 20).until(seen.presence_of_element_located((By.CSS_SELECTOR, selector)))
 
 
+@pytest.mark.slow
 def test_an_annotator_works_with_the_keyboard_and_the_owner_sees_it(browser, tmp_path):
     items = [Item(str(i), f"Text number {i}.") for i in range(4)]
     project, owner = create_project(str(tmp_path / "p.sqlite"), PROTOCOL, items, {})
@@ -135,6 +136,7 @@ def test_an_annotator_works_with_the_keyboard_and_the_owner_sees_it(browser, tmp
         wait_for(browser, "#annotators tr[data-key=Olena]")
 
 
+@pytest.mark.slow
 def test_the_page_speaks_the_protocols_interface_language_and_switches(browser, tmp_path):
     protocol = PROTOCOL.replace("interface_languages: [en]", "interface_languages: [uk, en]")
     for field in ("Fear", "Joy", "No emotion", "Another emotion", "Fear."):

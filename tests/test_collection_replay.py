@@ -21,6 +21,7 @@ from affectlab.collection.export import export_project
 from affectlab.collection.log import Item
 
 
+@pytest.mark.slow
 def test_the_ukrainian_crowd_replayed_gives_the_same_agreement_and_labels(data_dir, tmp_path):
     table = pd.read_csv(data_dir / "semeval2025_task11/individual_labels/ukr/ukr_individuals.csv")
     table = table[table["text_id"].isin(table["text_id"].drop_duplicates()[:60])]

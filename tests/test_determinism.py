@@ -41,6 +41,7 @@ def shuffled_batches(n: int, seed: int) -> list[list[int]]:
     return batches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("taxonomy", "fast"), HEADS)
 def test_scores_are_the_same_bit_for_bit_alone_and_in_any_batch(texts, taxonomy, fast):
     detector = resolve_detector("default", taxonomy, fast)
@@ -57,6 +58,7 @@ def test_scores_are_the_same_bit_for_bit_alone_and_in_any_batch(texts, taxonomy,
         assert alone.labels == labels[i]
 
 
+@pytest.mark.slow
 def test_a_file_scored_by_the_command_line_agrees_with_the_api_text_by_text(texts, tmp_path, capsys):
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     source.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf-8")
@@ -70,6 +72,7 @@ def test_a_file_scored_by_the_command_line_agrees_with_the_api_text_by_text(text
         assert scores == alone.scores
 
 
+@pytest.mark.slow
 def test_the_service_answers_each_text_as_the_api_does(texts):
     pytest.importorskip("fastapi")
     httpx = pytest.importorskip("httpx")

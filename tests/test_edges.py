@@ -83,6 +83,7 @@ def test_ctrl_c_in_any_command_exits_130_with_one_line(monkeypatch):
     assert outcome.code == 130 and outcome.err.strip() == "interrupted: stopped (Ctrl-C) before the command finished"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_sigint_during_detect_input_exits_130_saying_how_to_resume(tmp_path, suffix):
     source = tmp_path / "many.csv"
@@ -199,6 +200,7 @@ def test_python_api_checks_its_arguments_as_the_command_line_does():
     assert affectlab.detect("x", top_k=np.int64(1), fast=True)[0].labels
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["-1", "abc"])
 def test_a_parameter_scikit_learn_refuses_is_one_line(data_dir, value):
     outcome = invoke(["eval", "--model", "tfidf-lr", "--param", f"C={value}", "--dataset", "emobench-ua",

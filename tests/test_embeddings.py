@@ -67,6 +67,7 @@ def emobench_slice(data_dir):
     return spec.label_space, data["train"].select(range(300)), data["test"].select(range(60))
 
 
+@pytest.mark.slow
 def test_embedding_and_ensemble_round_trip(emobench_slice, tmp_path):
     space, train, test = emobench_slice
     y = space.encode(train["labels"])
@@ -78,6 +79,7 @@ def test_embedding_and_ensemble_round_trip(emobench_slice, tmp_path):
         np.testing.assert_allclose(read_detector(tmp_path / name).predict_proba(test), probs, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
     space, train, test = emobench_slice
     model = create_detector("ensemble", weights=[0.3, 0.7]).fit(train, space.encode(train["labels"]), space)
@@ -85,6 +87,7 @@ def test_ensemble_is_the_weighted_mean_of_its_members(emobench_slice):
     np.testing.assert_allclose(model.predict_proba(test), 0.3 * emb + 0.7 * ngram)
 
 
+@pytest.mark.slow
 def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_dir, tmp_path):
     from affectlab.datasets import resolve_dataset
     from affectlab.detectors.routed import LanguageRoutedDetector
@@ -106,6 +109,7 @@ def test_by_language_router_sends_each_text_to_its_member(emobench_slice, data_d
     np.testing.assert_array_equal(loaded.predict(texts), router.predict(texts))
 
 
+@pytest.mark.slow
 def test_a_member_weighted_zero_is_not_run(emobench_slice, monkeypatch):
     space, train, test = emobench_slice
     model = create_detector("ensemble", weights=[0.0, 1.0]).fit(train, space.encode(train["labels"]), space)

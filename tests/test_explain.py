@@ -198,6 +198,7 @@ def test_the_service_explains_and_refuses_a_value_that_is_not_a_boolean_or_label
         assert answer.status_code == 422 and "cannot explain" in answer.json()["error"]
 
 
+@pytest.mark.slow
 def test_a_3000_word_text_removes_each_word_from_its_own_sentence_only() -> None:
     from affectlab.detectors.documents import SENTENCE_MAX_CHARS
 

@@ -26,6 +26,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(READERS))
 def test_reader_gives_rows_or_one_error_line(name: str) -> None:
     reader = READERS[name]

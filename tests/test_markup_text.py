@@ -70,6 +70,7 @@ def check_terminal_lines(lines: list[str], text: str) -> None:
         assert any(line.endswith(" " + text[start:end]) for end in range(start + 1, len(text) + 1)), line
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=MARKUP_TEXTS, piped_with=st.sampled_from([(), ("--explain",), ("--sentences",)]))
 def test_markup_like_text_is_shown_as_typed_in_a_pipe_and_in_a_terminal(text: str, piped_with: tuple[str, ...]) -> None:

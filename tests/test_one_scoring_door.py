@@ -17,6 +17,7 @@ from affectlab.evaluation.evaluate import evaluate
 ROWS = 60
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("dataset", "lang"), [("emobench-ua", "uk"), ("semeval2025-deu", "de")])
 def test_evaluate_and_detect_give_the_same_labels_on_the_same_rows(data_dir, dataset, lang):
     spec, data = resolve_dataset(dataset, data_dir)

@@ -30,6 +30,7 @@ def tiny_encoder(tmp_path_factory):
     return str(save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), [*TEXTS, "hello how are you", "i feel sad"]))
 
 
+@pytest.mark.slow
 def test_export_gives_the_torch_probabilities_and_loads_without_torch(tiny_encoder, tmp_path, capsys):
     model = HFEncoderDetector(model=tiny_encoder, **TINY).fit(TEXTS, Y, SPACE)
     model.save(tmp_path / "hf")

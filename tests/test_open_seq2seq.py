@@ -41,6 +41,7 @@ def test_parse_and_rank_spans():
     assert [(t.term, t.score) for t in ranked[0]] == [("calm", 0.5), ("free", 0.2)]
 
 
+@pytest.mark.slow
 def test_train_predict_score_end_to_end(tiny_t5, records, tmp_path):
     train = [r for r in records if r["split"] == "train"]
     test = [r for r in records if r["split"] == "test"]

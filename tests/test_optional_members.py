@@ -75,6 +75,7 @@ def test_a_required_member_with_a_missing_extra_is_an_error(tmp_path, monkeypatc
         read_detector(tmp_path / "m")
 
 
+@pytest.mark.slow
 def test_english_encoder_member_is_fine_tuned_stored_int8_and_joins_the_head(data_dir, tmp_path, monkeypatch):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")

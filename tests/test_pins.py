@@ -60,6 +60,7 @@ def test_runtime_dependencies_have_upper_bounds():
         assert operators & {"<", "=="}, f"{requirement} has no upper bound"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(locked()))
 def test_installed_version_is_the_locked_one(name):
     try:

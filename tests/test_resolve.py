@@ -102,6 +102,7 @@ MIXED = [
 ]
 
 
+@pytest.mark.slow
 def test_concurrent_requests_in_several_languages_get_the_single_threaded_answers():
     """A freshly loaded default (its language members not built yet) served at --concurrency 4 to 8 clients at
     once: the members are built while requests race for them, and every answer equals the one a separately loaded

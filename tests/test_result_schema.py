@@ -68,6 +68,7 @@ def without_nulls(value):
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_a_results_json_is_the_services_answer_its_model_and_its_arrow_type(client, case):
     texts, options = CASES[case]

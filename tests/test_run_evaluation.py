@@ -10,6 +10,7 @@ from affectlab.evaluation.store import RunStore
 from fuzz_support import check_exit, invoke
 
 
+@pytest.mark.slow
 def test_one_call_trains_scores_and_records_a_run_as_the_command_does(data_dir, tmp_path):
     db = tmp_path / "runs.sqlite"
     record = run_evaluation("keywords", "emobench-ua", data_dir=data_dir, limit=50, n_bootstrap=10, runs_db=db)

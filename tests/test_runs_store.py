@@ -48,6 +48,7 @@ def test_a_file_that_is_not_sqlite_is_one_error(tmp_path):
         RunStore(path).add(record("x", 0.1))
 
 
+@pytest.mark.slow
 def test_eval_records_runs_and_the_cli_shows_them(capsys, data_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("AFFECTLAB_RUNS_DB", str(tmp_path / "runs.sqlite"))
     for model in ("keywords", "tfidf-lr"):
@@ -92,6 +93,7 @@ def test_confusion_by_row_and_top_errors_by_hand():
     assert [(lab, p, i) for lab, p, i, _ in errors["false negatives"]] == [("joy", 0.4, "b")]
 
 
+@pytest.mark.slow
 def test_report_html_is_self_contained_with_its_plots(capsys, data_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("AFFECTLAB_RUNS_DB", str(tmp_path / "runs.sqlite"))
     for model in ("keywords", "tfidf-lr"):

@@ -75,6 +75,7 @@ def test_bad_input(tmp_path: Path, cli) -> None:
     assert code == 2 and "local or ray" in err
 
 
+@pytest.mark.slow
 def test_ray_engine_gives_the_local_scores(inputs: Path, tmp_path: Path, cli) -> None:
     pytest.importorskip("ray")
     import ray

@@ -144,6 +144,7 @@ def test_error_statuses_and_their_body_are_documented_in_the_openapi_schema(url)
     assert schema["components"]["schemas"]["ErrorBody"]["required"] == ["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concurrency", [1, 2])
 def test_at_most_concurrency_detections_run_at_once(monkeypatch, concurrency):
     import threading

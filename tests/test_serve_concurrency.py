@@ -44,6 +44,7 @@ def ask(base: str, text: str) -> tuple[int, Any]:
     return response.status_code, response.json() if is_json else response.text
 
 
+@pytest.mark.slow
 def test_a_burst_of_first_requests_at_a_fresh_service_gets_the_answers_of_one_request_at_a_time():
     with running(fresh_service()) as base:
         started = time.perf_counter()

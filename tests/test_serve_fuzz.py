@@ -35,12 +35,14 @@ def served_schema():
 schema = schemathesis.pytest.from_fixture("served_schema")
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @QUICK
 def test_every_response_is_documented_and_no_request_is_a_server_error(case):
     case.call_and_validate(checks=CHECKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "path"), [(kind, path) for kind in BODIES for path in BODIES[kind]])
 def test_well_formed_requests_are_answered_and_awkward_ones_at_most_refused(served_schema, kind, path):
     operation = served_schema[path]["POST"]

@@ -12,6 +12,7 @@ from affectlab.labels import EKMAN
 TEXTS = ["Those corrupt politicians make me sick, I'm so angry.", "Я дуже щасливий сьогодні!", "Tengo miedo."]
 
 
+@pytest.mark.slow
 def test_the_rebuilt_run_computes_what_the_int8_encoder_computes(tmp_path) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("transformers")
@@ -56,6 +57,7 @@ def test_an_occupied_folder_is_refused_in_one_line(tmp_path, capsys) -> None:
     assert main([]) == 2
 
 
+@pytest.mark.slow
 def test_the_disgust_draw_is_every_goemotions_disgust_comment_and_no_dev_rows(data_dir) -> None:
     train, dev = source_splits(ENGLISH_DISGUST, data_dir, None)
     disgust = train.targets["ekman"][:, EKMAN.labels.index("disgust")]

@@ -30,6 +30,7 @@ def browser():
     yield from headless_chromium()
 
 
+@pytest.mark.slow
 def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
     with running(create_app()) as url:
         browser.get(url + "/")
@@ -62,6 +63,7 @@ def test_type_a_text_and_see_the_bars(browser, tmp_path: Path) -> None:
             shutil.copy(shot, Path(os.environ["AFFECTLAB_SCREENSHOT_DIR"]) / shot.name)
 
 
+@pytest.mark.slow
 def test_a_long_document_draws_its_arc(browser, tmp_path: Path) -> None:
     """One document of several lines (joy, then filler, then fear) comes back whole, with one arc row per
     sentence, the emotional ones marked."""
@@ -92,6 +94,7 @@ def test_a_long_document_draws_its_arc(browser, tmp_path: Path) -> None:
         assert browser.save_screenshot(str(tmp_path / "arc.png"))
 
 
+@pytest.mark.slow
 def test_a_document_in_several_languages_names_them_and_each_sentence_its_own(browser, tmp_path: Path) -> None:
     """A long document in English, Finnish and German: a note names its languages with their shares (in the page's
     language), and each arc row shows its sentence's language."""
