@@ -93,3 +93,27 @@ def test_bootstrap_ci_with_no_resamples_is_nan_not_an_error() -> None:
     gold = np.eye(7, dtype=np.int8)[[0, 1, 2, 3, 4, 5, 6, 0]]
     low, high = bootstrap_ci(gold, gold, EKMAN, "macro_f1", n_resamples=0)
     assert np.isnan(low) and np.isnan(high)
+
+
+def test_a_paired_interval_of_identical_predictions_is_zero():
+    from affectlab.metrics.bootstrap import paired_difference_ci
+
+    assert paired_difference_ci(GOLD, PREDICTED, PREDICTED, EKMAN, n_resamples=200) == (0.0, 0.0)
+
+
+def test_a_paired_interval_is_the_resampled_difference_of_the_two_scores():
+    from affectlab.metrics.bootstrap import paired_difference_ci
+    from affectlab.metrics.classification import macro_f1
+
+    better = PREDICTED.copy()
+    better[:40] = GOLD[:40]  # the candidate gets 40 texts right that the reference may not
+    rng = np.random.default_rng(0)
+    drawn = [rng.multinomial(150, np.full(150, 1 / 150)) for _ in range(300)]
+    differences = [
+        macro_f1(np.repeat(GOLD, d, axis=0), np.repeat(better, d, axis=0))
+        - macro_f1(np.repeat(GOLD, d, axis=0), np.repeat(PREDICTED, d, axis=0))
+        for d in drawn
+    ]
+    low, high = paired_difference_ci(GOLD, PREDICTED, better, EKMAN, n_resamples=300, confidence=0.90)
+    assert 0 < low < high
+    assert (low, high) == pytest.approx(tuple(np.percentile(differences, [5, 95])), abs=1e-9)

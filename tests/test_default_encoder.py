@@ -200,7 +200,8 @@ def test_a_default_head_is_built_on_the_exported_encoder(exported, data_dir, tmp
     assert model.members_[0].params["head"] == "ekman" and summary["n_dev"] == 249
     model.save(tmp_path / "ekman")
     texts = ["Мені дуже страшно", "Я так чекала на цей день!"]
-    np.testing.assert_allclose(read_detector(tmp_path / "ekman").predict_proba(texts), model.predict_proba(texts))
+    read_back = read_detector(tmp_path / "ekman").predict_proba(texts)  # its n-gram weights are kept in float16
+    np.testing.assert_allclose(read_back, model.predict_proba(texts), rtol=0, atol=5e-4)
     assert fast_profile(read_detector(tmp_path / "ekman"), "ekman").name == "tfidf-lr"
 
 

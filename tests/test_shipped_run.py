@@ -36,6 +36,8 @@ def test_the_rebuilt_run_computes_what_the_int8_encoder_computes(tmp_path) -> No
     model = multitask.MultiTaskModel(encoder, encoder_tasks(SOURCES))
     record = multitask.load_trained(model, Path(run))
     assert record["dequantized_from"]["onnx_sha256"]
+    assert record["vocabulary_fingerprint"] == words.vocabulary_fingerprint
+    assert {task["name"] for task in record["tasks"]} >= {"ekman", "goemotions", "emocontext"}
     model.eval()
     tokenizer = build_tokenizer(words)
     tokenizer.enable_padding(pad_id=tokenizer.token_to_id("<pad>"))
@@ -46,6 +48,26 @@ def test_the_rebuilt_run_computes_what_the_int8_encoder_computes(tmp_path) -> No
     served = OnnxEncoder(E5_AFFECT_DIR).encode(TEXTS)
     cosine = (rebuilt * served).sum(1) / np.linalg.norm(rebuilt, axis=1) / np.linalg.norm(served, axis=1)
     assert cosine.min() > 0.998
+
+
+@pytest.mark.slow
+def test_the_rebuilt_run_exports_again_with_seven_bit_weights_that_need_no_exact_kernels(tmp_path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import json
+
+    from affectlab.encoders.onnx_encoder import CONFIG_FILE, EXACT_INT8, OnnxEncoder
+    from affectlab.encoders.onnx_export import export_encoder
+    from affectlab.encoders.sentence import E5_AFFECT_DIR
+
+    exported = export_encoder(write_shipped_run(tmp_path / "run"), tmp_path / "seven", weight_bits=7)
+    assert json.loads((exported / CONFIG_FILE).read_text(encoding="utf-8"))["weight_bits"] == 7
+    encoder = OnnxEncoder(exported)
+    seven, shipped = encoder.encode(TEXTS), OnnxEncoder(E5_AFFECT_DIR).encode(TEXTS)
+    with pytest.raises(RuntimeError, match="does not have configuration"):  # the fast kernels, exact on 7 bits
+        encoder._session.get_session_options().get_session_config_entry(EXACT_INT8)
+    cosine = (seven * shipped).sum(1) / np.linalg.norm(seven, axis=1) / np.linalg.norm(shipped, axis=1)
+    assert cosine.min() > 0.99
 
 
 def test_an_occupied_folder_is_refused_in_one_line(tmp_path, capsys) -> None:

@@ -26,15 +26,16 @@ from affectlab.labels import LabelSpace
 from affectlab.languages import BRIGHTER_LANGS, FIRST_LANGUAGES
 from affectlab.metrics.thresholds import fit_decision
 
-TFIDF_MEMBER = {"max_features": 100_000, "canonical": True}
+TFIDF_MEMBER = {"max_features": 100_000, "canonical": True, "coef_storage": "float16"}
 """Every n-gram member reads the canonical spelling of a text, as the encoder does
-(:func:`affectlab.text.canonical_text`). Cap each n-gram block so that all heads together stay under the 80 MB
+(:func:`affectlab.text.canonical_text`), and keeps its weights in float16 (issue 54: half the largest files, a
+probability moved by about 1e-4). Cap each n-gram block so that all heads together stay under the 80 MB
 shipped in all..."""
-SMALL_TFIDF_MEMBER = {"max_features": 15_000, "canonical": True}
+SMALL_TFIDF_MEMBER = {"max_features": 15_000, "canonical": True, "coef_storage": "float16"}
 """... and a smaller one for the 25 languages beyond English, Ukrainian, Spanish and the pooled fallback, whose
 training sets are 1,000-3,700 texts (at 30,000 features Nigerian Pidgin's member alone was 1.5 MB: 25 of them
 would break the budget)."""
-POOLED_TFIDF_MEMBER = {"max_features": 40_000, "canonical": True}
+POOLED_TFIDF_MEMBER = {"max_features": 40_000, "canonical": True, "coef_storage": "float16"}
 """... and one between them for the fallback (``und``), pooled from 25 languages: it reads texts in languages none of
 the members was trained on, where n-grams of the 28 help little (at 100,000 features it took the shipped files
 to 81.6 MB)."""

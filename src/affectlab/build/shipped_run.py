@@ -91,6 +91,8 @@ def write_shipped_run(out_dir: str | os.PathLike[str], shipped: Path = SHIPPED_D
     record = {
         "dequantized_from": {"onnx_sha256": config["onnx_sha256"], "file": ONNX_FILE},
         **config.get("training", {}),
+        "tasks": list(config.get("tasks", {}).values()),  # what export_encoder needs to export the run again
+        "vocabulary_fingerprint": config["vocabulary_fingerprint"],
     }
     (out / TRAINING_RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return out

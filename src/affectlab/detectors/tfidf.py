@@ -17,17 +17,30 @@ from affectlab.detectors.batch import Inputs
 from affectlab.detectors.capabilities import Capabilities
 from affectlab.detectors.linear import fit_linear, linear_proba
 from affectlab.detectors.ngrams import FEATURE_DEFAULTS, NgramFeatures
+from affectlab.errors import InputError
 
 if TYPE_CHECKING:  # scikit-learn is imported where a forest is built: scoring with tfidf-lr needs none of it
     from sklearn.ensemble import RandomForestClassifier
 
 
+COEF_STORAGE = ("float32", "float16")
+"""How ``tfidf-lr`` stores its weights in a saved model. float16 halves the largest files of the shipped package and
+moves a probability by at most about 1e-4 (``benchmarks/notes/issue54_package_size.md``); weights are read back as
+float32 either way."""
+
+
 class TfidfLogisticRegression(Detector):
-    """Word + char TF-IDF features, logistic regression (``C``, ``class_weight``)."""
+    """Word + char TF-IDF features, logistic regression (``C``, ``class_weight``); ``coef_storage`` is how a saved
+    model keeps the weights (:data:`COEF_STORAGE`)."""
 
     name = "tfidf-lr"
     description = "TF-IDF word + char n-grams, logistic regression (EmoBench-UA 5.1)"
-    defaults = {**FEATURE_DEFAULTS, "C": 2.0, "class_weight": None, "max_iter": 2000}
+    defaults = {**FEATURE_DEFAULTS, "C": 2.0, "class_weight": None, "max_iter": 2000, "coef_storage": "float32"}
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        if self.params["coef_storage"] not in COEF_STORAGE:
+            raise InputError(f"coef_storage is one of {', '.join(COEF_STORAGE)}, not {self.params['coef_storage']!r}")
 
     def _fit(self, inputs: Inputs, Y: np.ndarray) -> None:
         self.features_ = NgramFeatures(self.params)
@@ -47,12 +60,14 @@ class TfidfLogisticRegression(Detector):
 
     def _get_state(self) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         state, arrays = self.features_.get_state()
-        return state, {**arrays, "coef": self.coef_, "intercept": self.intercept_}
+        coef = self.coef_.astype(self.params["coef_storage"]) if self.coef_.dtype != np.float64 else self.coef_
+        return state, {**arrays, "coef": coef, "intercept": self.intercept_}
 
     def _set_state(self, state: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
         self.features_ = NgramFeatures(self.params)
         self.features_.set_state(state, arrays)
-        self.coef_ = arrays["coef"]
+        coef = arrays["coef"]
+        self.coef_ = coef.astype(np.float32) if coef.dtype == np.float16 else coef
         self.intercept_ = arrays["intercept"]
         if self.coef_.shape != (len(self.label_space), self.features_.n_features):
             raise ValueError("weights do not match the vocabulary and label space")

