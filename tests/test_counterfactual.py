@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from affectlab.build.counterfactual import PHRASES_DIR, contrast_rows, denied_rows, phrases, sentence_case
 from affectlab.build.sources import COUNTERFACTUAL, SplitRows, derived_rows
@@ -86,6 +88,17 @@ def test_the_counterfactual_sources_derive_rows_in_their_language():
 )
 def test_a_negation_marks_the_words_it_governs_and_leaves_the_rest_as_it_is(text, words, chars):
     assert negation_marked(text) == (words, chars)
+
+
+@given(st.text(alphabet=st.sampled_from(list("nots'’ ,.!ніеnichtजनहीं اليسa")), max_size=40))
+def test_a_text_without_a_cue_word_is_returned_as_tokenising_it_would_return_it(text):
+    from affectlab.detectors.negation import _TOKEN, _scoped
+
+    tokens = [match.group() for match in _TOKEN.finditer(text)]
+    if not any(_scoped(tokens, 4)):
+        assert negation_marked(text) == (text, text)
+    else:
+        assert negation_marked(text) != (text, text)
 
 
 def test_an_ngram_member_with_negation_scope_reads_a_denial_apart_from_the_emotion():

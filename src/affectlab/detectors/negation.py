@@ -37,6 +37,9 @@ _IS_CUE = re.compile(rf"(?:{_FORWARD_CUES})", re.IGNORECASE)
 _IS_BACKWARD_CUE = re.compile(rf"(?:{_BACKWARD_CUES})")
 _IS_CONTRAST = re.compile(rf"(?:{_CONTRAST})", re.IGNORECASE)
 _IS_WORD = re.compile(r"\w", re.UNICODE)
+_ANY_CUE = re.compile(rf"(?<!{_LETTER})(?:{_FORWARD_CUES}|{_BACKWARD_CUES})(?!{_LETTER})", re.IGNORECASE)
+"""Whether a text holds a cue as a word of its own: most texts do not, and they are returned as they are without
+being tokenised (the n-gram member's hot path)."""
 
 
 def _scoped(tokens: list[str], words: int) -> list[bool]:
@@ -60,6 +63,8 @@ def negation_marked(text: str, words: int = SCOPE_WORDS) -> tuple[str, str]:
     """``text`` for the word n-grams (each word in a negation's scope, at most ``words`` after its cue, prefixed
     with :data:`MARK`) and for the character n-grams (those words left out); everything else as it is, so a text
     without negation is unchanged."""
+    if not _ANY_CUE.search(text):
+        return text, text
     matches = list(_TOKEN.finditer(text))
     scoped = _scoped([match.group() for match in matches], words)
     marked: list[str] = []
