@@ -75,6 +75,22 @@ def test_an_annotator_who_copies_another_is_banned_and_the_one_copied_is_not(tmp
     assert project.submit(first, later["page"], answers_for(later, own))["status"] == "active"
 
 
+def test_the_answers_of_an_annotator_stopped_before_are_not_read_as_evidence(tmp_path):
+    text = preset_text("emobench-ua").replace("\naggregation:", COPYING + "aggregation:", 1)
+    project, _, clock = make(tmp_path, gold={}, n=40, text=text)
+    choices = {f"t{i}": ({"fear": 2}, {"surprise": 1})[i % 2] for i in range(40)}
+    fast, follower = passed(project, "fast"), passed(project, "follower")
+    for _ in range(3):  # three pages in a second each: the preset's fast-pages rule bans "fast"
+        page = project.next_page(fast, FIRST)
+        clock.now += 1
+        me = project.submit(fast, page["page"], answers_for(page, choices))
+    assert me["status"] == "banned"
+    for _ in range(2):  # the same choices as the banned one on the same texts: nothing read, nothing copied
+        page = project.next_page(follower, FIRST)
+        clock.now += 60
+        assert project.submit(follower, page["page"], answers_for(page, choices))["status"] == "active"
+
+
 def test_the_plus_preset_is_emobench_ua_with_our_two_rules_alone():
     plain, plus = preset("emobench-ua"), preset("emobench-ua-plus")
     ours = plus.rules[len(plain.rules) :]

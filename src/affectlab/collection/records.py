@@ -11,6 +11,10 @@ from typing import Any
 
 from affectlab.collection.rules import Page
 
+STOPPING_ACTIONS = ("banned", "retrain")
+"""The kinds of rule action that stop an annotator (:class:`~affectlab.collection.events.Banned`,
+:class:`~affectlab.collection.events.Retrain`); a break (``paused``) does not."""
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -49,6 +53,11 @@ class AnnotatorState:
     retrain: bool = False
     marks: dict[str, int] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
+
+    def stopped_before(self, at: float) -> bool:
+        """Whether a quality rule banned the annotator or sent them back to training before ``at`` (a break is not a
+        stop): from then on their answers are not read as evidence by the agreement rules."""
+        return any(action["action"] in STOPPING_ACTIONS and action["at"] < at for action in self.actions)
 
     def blocked(self, now: float) -> tuple[str, float | None] | None:
         """Why the annotator may not work at ``now`` (``banned``, ``paused``), with until when; None when free."""

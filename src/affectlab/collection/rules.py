@@ -20,7 +20,9 @@ pages needs three new skipped pages to fire again), and only once it has a full 
 * ``agreement_with_others {below: S, min_shared: N}`` (ours: guessing): over the same pairs, pooled over every
   earlier annotator, the share of the same choice is below ``S`` (``N`` pairs or more).
 
-Skipped pages count in neither the speed nor the control rule: skipping is fast by nature and has its own rule.
+Skipped pages count in neither the speed nor the control rule: skipping is fast by nature and has its own rule. The
+three agreement conditions read only the earlier answers of annotators in good standing when the answer was given
+(:func:`affectlab.collection.submission.answers_read`).
 """
 
 from __future__ import annotations

@@ -60,7 +60,10 @@ def submitted_page(page: Page, entries: list[Entry], now: float) -> Page:
 
 def answers_read(state: StateRecords, page: Page, entries: list[Entry]) -> AnswersOf:
     """What each of the annotator's pages chose, beside the earlier answers of others to the same items, with
-    ``page`` read from its submission ``entries`` (not yet in ``state``)."""
+    ``page`` read from its submission ``entries`` (not yet in ``state``). Only the answers of annotators in good
+    standing when the annotator answered count (:meth:`~affectlab.collection.records.AnnotatorState.stopped_before`):
+    a stopped annotator's answers are no evidence of what a text says (issue 53: a colluder copies the first good
+    answer, which a fast clicker's answer before its ban often preceded)."""
     submitted = [r for _, r in entries if isinstance(r, Submitted)]
     new_answers = [(a.item, _choice(a.labels, a.other), math.inf) for r in submitted for a in r.answers if not a.skip]
 
@@ -71,7 +74,8 @@ def answers_read(state: StateRecords, page: Page, entries: list[Entry]) -> Answe
         stage = state.pages[page_id].stage
         return [
             (choice, [(b.annotator, _choice(b.labels, b.other)) for b in state.item_answers[(stage, item)]
-                      if b.at < at and not b.skip and b.annotator != page.annotator])
+                      if b.at < at and not b.skip and b.annotator != page.annotator
+                      and not state.annotators[b.annotator].stopped_before(at)])
             for item, choice, at in own
         ]  # fmt: skip
 
