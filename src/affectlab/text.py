@@ -141,6 +141,15 @@ _REPEATS_UP_TO = 1000
 a repeated sentence gets its sentence's answer anyway)."""
 
 
+def _shouted(text: str) -> bool:
+    """Whether ``text`` is written in capitals: at least :data:`_SHOUTED_SHARE` of its cased letters (6 or more)
+    upper case. Most texts have too few capitals to be, which one pass of ``str.isupper`` in C tells first."""
+    if sum(map(str.isupper, text)) < _SHOUTED_SHARE * _CANONICAL_MIN_CASED:
+        return False
+    cased = [c for c in text if c.lower() != c.upper()]
+    return len(cased) >= _CANONICAL_MIN_CASED and sum(c.isupper() for c in cased) >= _SHOUTED_SHARE * len(cased)
+
+
 def canonical_text(text: str) -> str:
     """The spelling of ``text`` that the default detector's encoder reads (issue 41), so that edits that keep a
     text's meaning keep its answer: links and the @mentions it opens with dropped, a text said twice (or more)
@@ -153,7 +162,6 @@ def canonical_text(text: str) -> str:
     if len(canonical) <= _REPEATS_UP_TO:
         repeated = _REPEATED.fullmatch(canonical)
         canonical = repeated.group(1).strip() if repeated else canonical
-    cased = [c for c in canonical if c.lower() != c.upper()]
-    if len(cased) >= _CANONICAL_MIN_CASED and sum(c.isupper() for c in cased) >= _SHOUTED_SHARE * len(cased):
+    if _shouted(canonical):
         canonical = _SENTENCE_START.sub(lambda start: start.group(0).upper(), canonical.lower())
     return canonical or text
