@@ -192,6 +192,6 @@ def _provenance(record: dict[str, Any]) -> dict[str, Any]:
     the same of each earlier run it was continued from (``--continue-from``)."""
     kept = {key: record.get(key) for key in ("recipe", "sources", "history", "seconds", "device")}
     earlier = record.get("continued_from")
-    if earlier:
-        kept["continued_from"] = _provenance(earlier["record"])
+    if earlier:  # a training record nests the earlier run's record; a shipped encoder's kept provenance does not
+        kept["continued_from"] = _provenance(earlier.get("record", earlier))
     return kept
