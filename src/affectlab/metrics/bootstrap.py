@@ -87,6 +87,23 @@ def percentile_interval(statistic: Statistic, n_items: int, resampling: Resampli
     return percentile_intervals(statistic, n_items, resampling)[0]
 
 
+def count_scorer(y_true: np.ndarray, y_pred: np.ndarray, space: LabelSpace, metric: str) -> Statistic:
+    """``metric`` (a metric of :data:`METRICS` with a count form) of ``y_pred`` against ``y_true`` on each resample
+    of a block of ``counts`` resamples: the hits, false alarms and misses weighted by how often each text was drawn."""
+    record = METRICS.get(metric) if metric in METRICS else None
+    if record is None or record.from_counts is None:
+        raise ValueError(f"no bootstrap for metric {metric!r}")
+    score = record.from_counts
+    truth, predicted = np.asarray(y_true, dtype=bool), np.asarray(y_pred, dtype=bool)
+    counted = (truth & predicted, ~truth & predicted, truth & ~predicted)
+    columns = emotion_columns(space) if record.emotions_only else slice(None)
+
+    def resampled_score(weights: np.ndarray) -> np.ndarray:
+        return np.asarray(score(*((weights @ part)[:, columns] for part in counted)))
+
+    return resampled_score
+
+
 def bootstrap_ci(
     y_true: np.ndarray,
     y_pred: np.ndarray,
@@ -98,19 +115,8 @@ def bootstrap_ci(
 ) -> tuple[float, float]:
     """The ``confidence`` percentile interval of ``metric`` (a metric of :data:`METRICS` with a count form) over
     ``n_resamples`` bootstrap resamples of the texts, drawn as counts."""
-    record = METRICS.get(metric) if metric in METRICS else None
-    if record is None or record.from_counts is None:
-        raise ValueError(f"no bootstrap for metric {metric!r}")
-    score = record.from_counts
-    y_true = np.asarray(y_true, dtype=bool)
-    y_pred = np.asarray(y_pred, dtype=bool)
-    hits, false_alarms, misses = y_true & y_pred, ~y_true & y_pred, y_true & ~y_pred
-    columns = emotion_columns(space) if record.emotions_only else slice(None)
-
-    def resampled_score(weights: np.ndarray) -> np.ndarray:
-        return score(*((weights @ counted)[:, columns] for counted in (hits, false_alarms, misses)))
-
-    return percentile_interval(resampled_score, len(y_true), Resampling(n_resamples, confidence, seed))
+    scorer = count_scorer(y_true, y_pred, space, metric)
+    return percentile_interval(scorer, len(y_true), Resampling(n_resamples, confidence, seed))
 
 
 def paired_difference_ci(
@@ -126,23 +132,10 @@ def paired_difference_ci(
     """The ``confidence`` percentile interval of ``metric(candidate) - metric(reference)`` over bootstrap resamples
     of the texts, both predictions scored on the same resample each time (a paired bootstrap), so the interval reads
     a change against the text-to-text noise of one test set rather than against two independent intervals."""
-    record = METRICS.get(metric) if metric in METRICS else None
-    if record is None or record.from_counts is None:
-        raise ValueError(f"no bootstrap for metric {metric!r}")
-    score = record.from_counts
-    truth = np.asarray(y_true, dtype=bool)
-    columns = emotion_columns(space) if record.emotions_only else slice(None)
-
-    def parts(predicted: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        predicted = np.asarray(predicted, dtype=bool)
-        return truth & predicted, ~truth & predicted, truth & ~predicted
-
-    reference, candidate = parts(y_reference), parts(y_candidate)
+    reference = count_scorer(y_true, y_reference, space, metric)
+    candidate = count_scorer(y_true, y_candidate, space, metric)
 
     def difference(weights: np.ndarray) -> np.ndarray:
-        def scored(counted: tuple[np.ndarray, ...]) -> np.ndarray:
-            return np.asarray(score(*((weights @ part)[:, columns] for part in counted)))
+        return candidate(weights) - reference(weights)
 
-        return scored(candidate) - scored(reference)
-
-    return percentile_interval(difference, len(truth), Resampling(n_resamples, confidence, seed))
+    return percentile_interval(difference, len(y_true), Resampling(n_resamples, confidence, seed))
