@@ -27,7 +27,10 @@ The first rule's results (seeds 0-2, no margin) are kept as `copying_rule_choice
 rule was added as `copying_rule_choice_first_run.json`, `_second_run.json`.
 
     python benchmarks/collection/copying_rule_choice.py [--seeds 0 1 ... 9] \
-        [--out benchmarks/results/copying_rule_choice_margin.json]
+        [--out benchmarks/results/copying_rule_choice_margin.json] [--crowds runs/crowds]
+
+With ``--crowds DIR`` each seed's crowd is simulated once (about a minute a seed) and kept there (its project file
+and the preset's stops), and later runs read it back instead of simulating it again.
 """
 
 from __future__ import annotations
@@ -36,12 +39,15 @@ import argparse
 import dataclasses
 import itertools
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import rules_simulation
 from affectlab.annotation.protocol import AgreementWithFirst, AgreementWithOne, AgreementWithOthers
+from affectlab.collection.log import EventLog
+from affectlab.collection.project import Project
 from affectlab.collection.rules import copies_first, copies_one, guesses
 from affectlab.collection.submission import answers_read
 
@@ -80,8 +86,24 @@ def first_firing(project, name: str, window: int, condition: Condition) -> int |
     return None
 
 
-def crowd(seed: int) -> tuple[dict, object]:
-    """The stops of the preset's rules on seed ``seed``'s crowd and its project."""
+def crowd(seed: int, kept: Path | None = None) -> tuple[dict, object]:
+    """The stops of the preset's rules on seed ``seed``'s crowd and its project; with ``kept``, read from that folder
+    when an earlier run left the crowd there, else simulated and left there (a grid is then re-read in minutes,
+    not the hour the simulation takes)."""
+    if kept is not None and (kept / f"seed-{seed}.json").is_file():
+        stops = json.loads((kept / f"seed-{seed}.json").read_text())
+        return stops, Project(EventLog.open(kept / f"seed-{seed}.sqlite"))
+    stops, project = simulated_crowd(seed)
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(project.log.path) as source, sqlite3.connect(kept / f"seed-{seed}.sqlite") as copy:
+            source.backup(copy)  # the log is in WAL mode: a file copy could miss what the WAL still holds
+        (kept / f"seed-{seed}.json").write_text(json.dumps(stops))  # written last: the crowd is whole once it exists
+    return stops, project
+
+
+def simulated_crowd(seed: int) -> tuple[dict, object]:
+    """Seed ``seed``'s crowd simulated under the ``emobench-ua`` preset's rules: their stops and the project."""
     captured = {}
     create = rules_simulation.create_project
 
@@ -169,8 +191,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)))
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--crowds",
+        type=Path,
+        default=None,
+        help="A folder the simulated crowds are kept in and read back from (ignored by git).",
+    )
     args = parser.parse_args()
-    crowds = [crowd(seed) for seed in args.seeds]
+    crowds = [crowd(seed, args.crowds) for seed in args.seeds]
     found = grids(crowds)
     names = {"copying": ("window", "min_shared", "at_least"), "first": ("window", "min_shared", "at_least"),
              "guessing": ("window", "below", "min_shared")}  # fmt: skip
