@@ -70,7 +70,7 @@ def fast_scores(data_dir: str) -> list[dict[str, object]]:
     for head, recipe in RECIPES.items():
         for name in recipe.scored_on:
             spec, data = resolve_dataset(name, data_dir)
-            record = evaluate(load_default(head, fast=True), spec, data, "test", n_bootstrap=100)
+            record = evaluate(load_default(head, True), spec, data, "test", n_bootstrap=100)  # keyed positionally
             score = round(record.metrics["primary"]["value"], 4)
             previous = recorded.get(name)
             difference = None if previous is None else round(score - previous, 4)
