@@ -178,6 +178,7 @@ class NgramModel:
     pidgin_words: frozenset[str] = frozenset()
     _words: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    _masks: dict[frozenset[str], np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def word_indices(self, word: str) -> np.ndarray:
         """The rows of ``word``'s known n-grams (n-grams no language has among its commonest are left out), kept
@@ -193,7 +194,9 @@ class NgramModel:
 
     def best_inside_and_outside(self, scores: np.ndarray, inside: frozenset[str]) -> tuple[int, int]:
         """The columns of the best-scored language of ``inside`` and of the best-scored one outside it."""
-        mask = np.array([tag in inside for tag in self.tags])
+        mask = self._masks.get(inside)
+        if mask is None:  # one per set of languages asked about (in practice one): built once, not per text
+            mask = self._masks.setdefault(inside, np.array([tag in inside for tag in self.tags]))
         return int(np.argmax(np.where(mask, scores, -np.inf))), int(np.argmax(np.where(mask, -np.inf, scores)))
 
     def log_likelihoods(self, text: str) -> tuple[np.ndarray, int]:
