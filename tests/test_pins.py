@@ -14,7 +14,7 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-TEST_TOOLS = {"pytest", "ruff", "mypy", "hypothesis", "schemathesis", "httpx", "selenium"}
+TEST_TOOLS = {"pytest", "pytest-xdist", "ruff", "mypy", "hypothesis", "schemathesis", "httpx", "selenium"}
 
 
 def locked() -> dict[str, Version]:
