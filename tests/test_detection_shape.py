@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "affectlab"
-IDENTIFIERS = {"detect_language", "detect_languages", "ngram_model", "cld3"}
+IDENTIFIERS = {"detect_language", "detect_language_batch", "ngram_model", "cld3"}
 
 
 def _imports(path: Path) -> list[tuple[str, str]]:

@@ -11,7 +11,8 @@ import pytest
 import affectlab
 from affectlab.cli import main
 from affectlab.detectors.batch import Inputs
-from affectlab.langid import SUPPORTED, detect_language, detect_languages, is_supported, normalise
+from affectlab.detectors.identify import read_languages
+from affectlab.langid import SUPPORTED, detect_language, detect_language_batch, is_supported, normalise
 
 CLEAR_CUT = {
     "uk": ["Я так чекала на цей день!", "Мені дуже страшно йти додому самій", "Я дуже злий на тебе"],
@@ -49,7 +50,14 @@ def test_clear_cut_texts_are_read_as_their_language(lang):
 def test_a_text_without_letters_has_no_language_and_a_given_language_wins():
     assert detect_language("😡😡 !!! 123") == "und"
     inputs = Inputs(["I am so happy", "I am so happy", "x"], [[], [], []], ["", "ukr", "pt"])
-    assert detect_languages(inputs) == ["en", "uk", "pt-BR"]
+    assert read_languages(inputs.texts, inputs.langs) == ["en", "uk", "pt-BR"]
+
+
+def test_a_batch_is_read_as_each_of_its_texts_alone():
+    texts = [text for examples in CLEAR_CUT.values() for text in examples]
+    texts += ["", "ok", "@user https://x.y", "Kiitos paljon", "Днес съм много щастлив", "wach nta m3ak daba"]
+    assert detect_language_batch(texts) == [detect_language(text) for text in texts]
+    assert detect_language_batch([]) == []
 
 
 def test_codes_are_normalised_to_the_tags_of_the_training_languages():

@@ -5,7 +5,7 @@ columns.
 
 Each set's texts go through :func:`affectlab.detectors.readings.read_texts`, the path of ``detect --input``
 (a text over 1,000 characters read sentence by sentence), without their language, so each text's language is
-identified (:func:`affectlab.langid.detect_languages`) as ``detect --input`` does without ``--lang``.
+identified (:func:`affectlab.detectors.identify.read_languages`) as ``detect --input`` does without ``--lang``.
 ``--identifier before`` runs the identifier of git revision ``--before`` instead
 (:func:`langid_open_set.identifier_at`), ``given`` keeps each set's language.
 
@@ -23,9 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from affectlab import langid
 from affectlab.datasets import resolve_dataset
 from affectlab.datasets.semeval2025 import LANGS
+from affectlab.detectors import identify
 from affectlab.detectors.readings import read_texts
 from affectlab.detectors.resolve import resolve_detector
 from affectlab.metrics.scores import macro_f1_emotions
@@ -50,7 +50,9 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE)
     args = parser.parse_args()
     if args.identifier == "before":
-        langid.detect_language = identifier_at(args.before)  # detect_languages looks it up at each call
+        before = identifier_at(args.before)
+        identify.detect_language = before  # the one module of detectors/ that identifies looks both up at each call
+        identify.detect_language_batch = lambda texts: [before(text) for text in texts]
     detector = resolve_detector("default", "ekman")
     record: dict = {"identifier": args.identifier, "date": time.strftime("%Y-%m-%d"), "track_a": {}}
     started = time.perf_counter()

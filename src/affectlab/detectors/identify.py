@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affectlab.langid import detect_language, normalise
+from affectlab.langid import detect_language, detect_language_batch, normalise
 
 
 def read_language(text: str, given: str = "") -> str:
@@ -16,5 +16,7 @@ def read_language(text: str, given: str = "") -> str:
 
 
 def read_languages(texts: Sequence[str], given: Sequence[str]) -> list[str]:
-    """:func:`read_language` of each text with its given tag (``""``: identify)."""
-    return [read_language(text, lang) for text, lang in zip(texts, given, strict=True)]
+    """:func:`read_language` of each text with its given tag (``""``: identify), those to identify in one batch
+    (:func:`~affectlab.langid.detect_language_batch`)."""
+    identified = iter(detect_language_batch([text for text, lang in zip(texts, given, strict=True) if not lang]))
+    return [normalise(lang) if lang else next(identified) for lang in given]

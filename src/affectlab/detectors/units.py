@@ -20,7 +20,7 @@ from affectlab.detectors.documents import (
     short_text_shares,
 )
 from affectlab.detectors.explain import without, word_spans
-from affectlab.detectors.identify import read_language
+from affectlab.detectors.identify import read_language, read_languages
 from affectlab.langid import UNDETERMINED
 
 WHOLE = "whole"
@@ -107,19 +107,21 @@ def read_documents(
     text when ``split_long`` is False: a detector that reads context reads each text as a whole turn) is read
     whole; a longer one by its sentences; ``with_sentences`` also adds a short text's sentences (its arc)."""
     docs = Documents(list(texts), [list(turns) for turns in contexts], [tag or "" for tag in given])
+    long = [split_long and len(text) > WHOLE_UP_TO for text in docs.texts]
+    short = [doc for doc, is_long in enumerate(long) if not is_long]
+    read = read_languages([docs.texts[doc] for doc in short], [docs.given[doc] for doc in short])
+    langs = dict(zip(short, read, strict=True))
     for doc, (text, tag) in enumerate(zip(docs.texts, docs.given, strict=True)):
-        long = split_long and len(text) > WHOLE_UP_TO
-        whole = None if long else _add_whole(docs, doc, text, tag)
-        if long or with_sentences:
+        whole = None if long[doc] else _add_whole(docs, doc, text, tag, langs[doc])
+        if long[doc] or with_sentences:
             _add_sentences(docs, doc, whole)
     return docs
 
 
-def _add_whole(docs: Documents, doc: int, text: str, tag: str) -> int:
-    """Document ``doc``'s whole unit, read as ``tag`` where one was given, else as identified; where its sentences
-    tell it mixed (:func:`~affectlab.detectors.documents.short_text_shares`), as most of its characters were read
-    (as a long text is), with the shares recorded."""
-    lang = read_language(text, tag)
+def _add_whole(docs: Documents, doc: int, text: str, tag: str, lang: str) -> int:
+    """Document ``doc``'s whole unit, read as ``lang`` (``tag`` where one was given, else as identified); where its
+    sentences tell it mixed (:func:`~affectlab.detectors.documents.short_text_shares`), as most of its characters
+    were read (as a long text is), with the shares recorded."""
     shares = None if tag else _short_text_shares(text, lang)
     if shares:
         docs.mixed[doc], lang = shares, majority_language(shares, UNDETERMINED)
@@ -135,7 +137,8 @@ def _short_text_shares(text: str, lang: str) -> dict[str, float] | None:
     spans = [span for span in sentence_spans(text, lang) if span.end - span.start >= SHORT_SENTENCE_CHARS]
     if len(spans) < MIXED_MIN_SENTENCES:
         return None
-    return short_text_shares([read_language(text[span.start : span.end]) for span in spans], spans, UNDETERMINED)
+    parts = [text[span.start : span.end] for span in spans]
+    return short_text_shares(read_languages(parts, [""] * len(parts)), spans, UNDETERMINED)
 
 
 def _add_sentences(docs: Documents, doc: int, whole: int | None) -> None:
@@ -147,11 +150,10 @@ def _add_sentences(docs: Documents, doc: int, whole: int | None) -> None:
     if whole is not None and len(spans) == 1 and spans[0] == Span(0, len(text)):
         docs.set_sentences(doc, [whole])
         return
-    indices = []
-    for span in spans:
-        part = text[span.start : span.end]
-        lang = read_language(part, tag)
-        indices.append(docs.add(Unit(doc, SENTENCE, part, span, lang, tag.strip() or lang)))
+    parts = [text[span.start : span.end] for span in spans]
+    langs = read_languages(parts, [tag] * len(parts))
+    indices = [docs.add(Unit(doc, SENTENCE, part, span, lang, tag.strip() or lang))
+               for part, span, lang in zip(parts, spans, langs, strict=True)]  # fmt: skip
     docs.set_sentences(doc, indices)
 
 

@@ -11,11 +11,11 @@ from sklearn.model_selection import KFold
 from affectlab.datasets import DatasetSpec
 from affectlab.detectors import Detector, as_inputs
 from affectlab.detectors.ensemble import EnsembleDetector, combine, tune_ensemble_weights
+from affectlab.detectors.identify import read_languages
 from affectlab.encoders.sentence import embedding_cache
 from affectlab.errors import InputError
 from affectlab.io.progress import Progress, quiet
 from affectlab.labels import LabelSpace
-from affectlab.langid import detect_languages
 from affectlab.metrics.thresholds import fit_decision
 
 CV_THRESHOLD_MAX_TRAIN = 20_000
@@ -73,13 +73,13 @@ def _train(
         progress(f"tuning the decision on dev ({len(dev)} texts)")
         y_dev = space.encode_split(dev)
         probs = _dev_probabilities(model, dev, y_dev, spec)
-        groups = detect_languages(as_inputs(dev))
+        groups = _languages(dev)
         use_cv = _use_cv_thresholds(model, len(train)) if cv_thresholds is None else cv_thresholds
         if model.rule() == "thresholds" and use_cv:
             progress(f"adding {CV_FOLDS}-fold out-of-fold predictions on train for the thresholds")
             probs = np.vstack([probs, out_of_fold_proba(model, train, y_train)])
             y_dev = np.vstack([y_dev, y_train])
-            groups = groups + detect_languages(as_inputs(train))
+            groups = groups + _languages(train)
     decision = fit_decision(
         model.rule(),
         probs,
@@ -141,3 +141,9 @@ def out_of_fold_proba(model: Detector, train: Any, y_train: np.ndarray, folds: i
         fold_model = model.unfitted_copy().fit(train.select(fit_rows), y_train[fit_rows], model.label_space)
         probs[held_out] = fold_model.predict_proba(train.select(held_out))
     return probs
+
+
+def _languages(split: Any) -> list[str]:
+    """The language of each text of ``split``: its ``lang`` column's tag where it has one, else identified."""
+    inputs = as_inputs(split)
+    return read_languages(inputs.texts, inputs.langs)
