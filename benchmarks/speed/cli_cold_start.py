@@ -37,7 +37,7 @@ started = time.perf_counter()
 import affectlab.cli.detect_cmd
 imports_done = time.perf_counter()
 from affectlab.detectors.default import load_default
-head = load_default("ekman", fast=True)
+head = load_default("ekman", True)  # LoadedOnce keys its calls positionally
 loaded = time.perf_counter()
 from affectlab.langid import detect_language
 detect_language("hello")

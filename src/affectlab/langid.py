@@ -49,7 +49,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import regex
-import scipy.sparse
 
 from affectlab.errors import ArgumentTypeError, InputError
 from affectlab.handles import without_links_and_mentions
@@ -212,6 +211,8 @@ class NgramModel:
         """:meth:`log_likelihoods` of every text at once: the scores (a row per text, float64) and each text's
         number of known n-grams. One sparse product (texts x the batch's n-grams, times their log-probabilities)
         instead of a gather and a sum per text, which was a third of identifying a short text."""
+        import scipy.sparse  # here, not at the top: commands that only check a language tag do not load it
+
         known = [np.concatenate(rows) if (rows := [self.word_indices(w) for w in words(t)]) else _NONE for t in texts]
         lengths = np.fromiter(map(len, known), dtype=np.int64, count=len(known))
         columns, inverse = np.unique(np.concatenate([_NONE, *known]), return_inverse=True)
@@ -342,6 +343,8 @@ def detect_language_batch(texts: Sequence[str]) -> list[str]:
     texts computed in one sparse product (:meth:`NgramModel.batch_log_likelihoods`)."""
     reads = [without_links_and_mentions(text) for text in texts]
     told = [i for i, (text, read) in enumerate(zip(texts, reads, strict=True)) if not _undetermined(text, read)]
+    if not told:  # too short to tell: the model is not even loaded (37 MB)
+        return [UNDETERMINED] * len(texts)
     model = ngram_model()
     scores, n_grams = model.batch_log_likelihoods([reads[i] for i in told])
     inside, outside = model.best_inside_and_outside(scores, SUPPORTED)

@@ -13,12 +13,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from affectlab.annotation import LEVELS, METHODS, Level, agreement_report, compare
-from affectlab.annotation.comparison import Join, describe_left_out
-from affectlab.annotation.files import output_suffix, read_aggregation
-from affectlab.annotation.jobs import aggregate_ratings, write_report
-from affectlab.annotation.readers import RATING_SCALE, RatingsSource
-from affectlab.annotation.report import Footnotes, aggregation_summary, agreement_rows
+from affectlab.annotation.aggregation import METHODS
+from affectlab.annotation.readers import LEVELS, RATING_SCALE, Level, RatingsSource
 from affectlab.cli import collect_cmds, project_cmds
 from affectlab.cli.options import Json, option_group, optional, takes_option_groups
 from affectlab.cli.output import print_json, stage_progress, stdout, styled
@@ -143,6 +139,12 @@ def aggregate_command(
     as_json: bool = Json,
 ) -> None:
     """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
+    # imported here, not at the top: the protocol and project commands of `annotate` start without scipy.stats and
+    # scikit-learn (1.8 s of each start before issue 54)
+    from affectlab.annotation.files import output_suffix
+    from affectlab.annotation.jobs import aggregate_ratings
+    from affectlab.annotation.report import aggregation_summary
+
     _check_choice("--method", method, METHODS)
     if controls is not None and method != "dawid-skene":
         raise InputError(f"--controls is taken as known truths by --method dawid-skene only, not {method}")
@@ -174,6 +176,8 @@ def agreement_command(
 
     Krippendorff's alpha, Fleiss' kappa, mean pairwise Cohen's kappa and GoEmotions' interrater correlation.
     """
+    from affectlab.annotation.agreement import agreement_report
+
     checked_level = _check_agreement_options(level, bootstrap)
     source = reading(file)
     with stage_progress(not as_json) as progress:
@@ -206,6 +210,9 @@ def compare_command(
     as_json: bool = Json,
 ) -> None:
     """Compare aggregated labels with released ones: per-label Cohen's kappa, accuracy and F1."""
+    from affectlab.annotation.comparison import Join, compare
+    from affectlab.annotation.files import read_aggregation
+
     _check_choice("--on", on, JOINS)
     comparison = compare(
         read_aggregation(aggregated),
@@ -245,6 +252,8 @@ def report_command(
 
     It gives the data, agreement per label with intervals, the aggregation, any gold comparison, the command.
     """
+    from affectlab.annotation.jobs import write_report
+
     _check_choice("--method", method, METHODS)
     checked_level = _check_agreement_options(level, bootstrap)
     check_output_dir(out)
@@ -327,6 +336,8 @@ TERMINAL_HEADERS = ("Krippendorff α", "Fleiss κ", "mean Cohen κ", "interrater
 
 
 def _print_agreement(report: dict, level: str, bootstrap: int) -> None:
+    from affectlab.annotation.report import Footnotes, agreement_rows
+
     notes = Footnotes()
     interval = f"95% bootstrap interval over {bootstrap:,} resamples of items" if bootstrap else "no intervals"
     overall = report["overall"]
@@ -347,6 +358,9 @@ def _print_agreement(report: dict, level: str, bootstrap: int) -> None:
 
 
 def _print_comparison(comparison: dict) -> None:
+    from affectlab.annotation.comparison import describe_left_out
+    from affectlab.annotation.report import Footnotes
+
     notes = Footnotes()
     table = Table(title=f"Aggregated vs gold labels (joined on {comparison['joined_on']})")
     for header in ("label", "gold column", "n", "Cohen's kappa", "accuracy", "F1"):
