@@ -13,6 +13,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+# Only what the options need at the top: the ratings commands import what they compute with inside themselves, so
+# the protocol and project commands of `annotate` start without scipy.stats and scikit-learn (1.8 s of each start
+# before issue 54).
 from affectlab.annotation.aggregation import METHODS
 from affectlab.annotation.readers import LEVELS, RATING_SCALE, Level, RatingsSource
 from affectlab.cli import collect_cmds, project_cmds
@@ -139,8 +142,6 @@ def aggregate_command(
     as_json: bool = Json,
 ) -> None:
     """Aggregate the ratings into one label set per item, with a confidence and whether it passes the cut."""
-    # imported here, not at the top: the protocol and project commands of `annotate` start without scipy.stats and
-    # scikit-learn (1.8 s of each start before issue 54)
     from affectlab.annotation.files import output_suffix
     from affectlab.annotation.jobs import aggregate_ratings
     from affectlab.annotation.report import aggregation_summary
