@@ -124,9 +124,9 @@ def _length_ok(text: str, settings: SelectionSettings) -> bool:
 def _by_language(texts: Sequence[str], rows: list[int], settings: SelectionSettings, selection: Selection) -> list[int]:
     """The rows identified as one of the protocol's languages (a tag read as the identifier's: ``pt`` is
     ``pt-BR``); none of them, from a pool that has texts, is a one-line error naming what was found instead."""
-    from affectlab.langid import detect_language, normalise
+    from affectlab.langid import detect_language_batch, normalise
 
-    selection.languages = {i: detect_language(texts[i]) for i in rows}
+    selection.languages = dict(zip(rows, detect_language_batch([texts[i] for i in rows]), strict=True))
     wanted = {normalise(lang) for lang in settings.languages}
     kept = [i for i in rows if not wanted or selection.languages[i] in wanted]
     if rows and not kept:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affectlab.errors import InputError
-from affectlab.langid import check_lang, detect_language, normalise
+from affectlab.langid import check_lang, detect_language_batch, normalise
 from affectlab.openstates.collect.masking import SENTINEL, count_masks
 from affectlab.openstates.languages import OPEN_LANGS, OPEN_LANGUAGES
 from affectlab.openstates.lexicon import check_states
@@ -65,7 +65,7 @@ def detect_open(
         raise InputError(f"open affective states cover {' and '.join(OPEN_LANGS)}, not {given!r}")
     for text in items:
         count_masks(text)  # a bad mask is said before the language is asked about
-    identified = [detect_language(SENTINEL.sub(" ", text)) for text in items]
+    identified = detect_language_batch([SENTINEL.sub(" ", text) for text in items])  # also read for the notes
     langs = [normalise(given) if given else text_lang for text_lang in identified]
     for number, text_lang in enumerate(langs, start=1):
         if text_lang not in OPEN_LANGS:  # identified, since a given language was checked above
