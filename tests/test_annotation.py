@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -604,3 +605,11 @@ def test_read_ratings_guesses_the_layout_from_the_columns_and_names_the_file(tmp
     assert ratings.labels == ("Joy", "Sad") and set(ratings.frame["value"]) == {0.0, 1.0}
     assert guess_layout(["item", "annotator", "label"]) == "long"
     assert guess_layout(["item", "Annotator-1"], value_col="v") == "long"
+
+
+def test_every_public_name_of_the_package_is_found_where_it_says():
+    import affectlab.annotation as package
+
+    assert sorted(package.__all__) == sorted(package._HOME) == package.__dir__()
+    for name in package.__all__:
+        assert getattr(package, name) is getattr(importlib.import_module(package._HOME[name]), name)
